@@ -1,0 +1,52 @@
+"""Real git repositories in temp folders, for tests (no mocks of git or the filesystem)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+_ENV = {
+    "GIT_AUTHOR_NAME": "Test Author",
+    "GIT_AUTHOR_EMAIL": "author@example.com",
+    "GIT_COMMITTER_NAME": "Test Author",
+    "GIT_COMMITTER_EMAIL": "author@example.com",
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_CONFIG_GLOBAL": os.devnull,
+}
+
+
+class GitRepo:
+    """A throwaway repository driven with the real git binary."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        root.mkdir(parents=True, exist_ok=True)
+        self.git("init", "-q", "-b", "main")
+
+    def git(self, *args: str, env: dict[str, str] | None = None) -> str:
+        """Run git in the repo and return stdout (decoded with replacement)."""
+        full_env = {**os.environ, **_ENV, **(env or {})}
+        out = subprocess.run(
+            ["git", *args], cwd=self.root, env=full_env, check=True, capture_output=True
+        )
+        return out.stdout.decode("utf-8", "replace")
+
+    def write(self, path: str, content: str | bytes) -> Path:
+        """Write a file in the work tree (parents created)."""
+        target = self.root / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            target.write_bytes(content)
+        else:
+            target.write_text(content, encoding="utf-8")
+        return target
+
+    def commit(self, files: dict[str, str | bytes], message: str = "change", date: str | None = None) -> str:
+        """Write ``files``, stage everything and commit; returns the new HEAD sha."""
+        for path, content in files.items():
+            self.write(path, content)
+        self.git("add", "-A")
+        env = {"GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date} if date else None
+        self.git("commit", "-q", "-m", message, env=env)
+        return self.git("rev-parse", "HEAD").strip()
