@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from ctxaction import __version__
 
 # Order is the order shown in --help.
-COMMANDS: tuple[str, ...] = ()
+COMMANDS: tuple[str, ...] = ("config",)
 
 
 class UsageError(Exception):

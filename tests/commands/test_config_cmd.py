@@ -1,0 +1,50 @@
+"""``ctxaction config show|init`` through the real CLI entry point."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from ctxaction.cli import main
+from ctxaction.config import config_from_text, default_text, load_config
+from tests.gitrepo import GitRepo
+
+
+def test_show_prints_effective_config(
+    make_repo: Callable[..., GitRepo], capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = make_repo()
+    repo.write("context-packages.yaml", "profiles:\n  bugfix:\n    max_files: 7\n")
+    assert main(["config", "show", "--repo", str(repo.root)]) == 0
+    out = capsys.readouterr().out
+    assert "context-packages.yaml" in out.split("\n")[0]
+    assert config_from_text(out, "shown").profiles["bugfix"].max_files == 7
+
+
+def test_show_reports_bad_config_with_line(
+    make_repo: Callable[..., GitRepo], capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = make_repo()
+    repo.write(".github/context-packages.yaml", "version: 1\nprofilez: {}\n")
+    assert main(["config", "show", "--repo", str(repo.root)]) == 1
+    err = capsys.readouterr().err
+    assert "context-packages.yaml:2: profilez: unknown key" in err
+
+
+def test_init_writes_commented_default_and_refuses_to_overwrite(
+    make_repo: Callable[..., GitRepo], capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = make_repo()
+    assert main(["config", "init", "--repo", str(repo.root)]) == 0
+    target = repo.root / ".github" / "context-packages.yaml"
+    assert target.read_text(encoding="utf-8") == default_text()
+    assert load_config(repo.root).source == str(target)
+    target.write_text("# mine\n", encoding="utf-8")
+    assert main(["config", "init", "--repo", str(repo.root)]) == 2
+    assert "already exists" in capsys.readouterr().err
+    assert target.read_text(encoding="utf-8") == "# mine\n"
+    other = repo.root / "cfg.yaml"
+    assert main(["config", "init", "--repo", str(repo.root), "--path", str(other)]) == 0
+    assert main(["config", "init", "--repo", str(repo.root), "--path", str(other)]) == 2
+    assert sorted(p.name for p in repo.root.iterdir() if p.name.startswith(".cfg")) == []
