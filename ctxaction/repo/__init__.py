@@ -1,0 +1,1 @@
+"""Adapters over the repository: git, tracked files, history, symbols, imports."""

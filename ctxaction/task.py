@@ -1,0 +1,153 @@
+"""Readers that turn an issue file, a GitHub issue/PR object or stdin into a :class:`Task`.
+
+All text read here is untrusted: it is kept as data, never interpreted.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, TextIO
+
+from ctxaction.model import Comment, Task
+
+__all__ = [
+    "TaskError",
+    "parse_issue_text",
+    "read_issue_file",
+    "read_issue_json",
+    "read_stdin",
+    "task_from_json",
+]
+
+
+class TaskError(ValueError):
+    """The task input cannot be read; the message names the file and what to do."""
+
+
+def parse_issue_text(text: str) -> Task:
+    """Title line, blank line, body (the body may also start right after the title)."""
+    text = text.lstrip("\ufeff").replace("\r\n", "\n")
+    title, _, rest = text.strip("\n").partition("\n")
+    return Task(title=title.strip(), body=rest.strip("\n"), kind="issue")
+
+
+def read_issue_file(path: str | Path) -> Task:
+    """Read an issue from a text file: first line the title, then a blank line and the body."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise TaskError(f"cannot read issue file {p}: {exc.strerror or exc}") from exc
+    task = parse_issue_text(data.decode("utf-8", "replace"))
+    if not task.title and not task.body:
+        raise TaskError(f"issue file {p} is empty: write a title line, a blank line, then the body")
+    return task
+
+
+def read_issue_json(path_or_obj: str | Path | Mapping[str, Any]) -> Task:
+    """Read a GitHub issue or PR object (REST shape, or a webhook payload holding one).
+
+    Optional extras next to the object: ``comments`` as a list of comment objects and ``files``
+    (the PR files API list, or plain paths) for the changed files.
+    """
+    if isinstance(path_or_obj, Mapping):
+        return task_from_json(path_or_obj, source="issue object")
+    p = Path(path_or_obj)
+    try:
+        raw = p.read_bytes().decode("utf-8", "replace")
+    except OSError as exc:
+        raise TaskError(f"cannot read issue JSON {p}: {exc.strerror or exc}") from exc
+    try:
+        obj = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise TaskError(f"{p} line {exc.lineno}: not valid JSON ({exc.msg})") from exc
+    if not isinstance(obj, Mapping):
+        raise TaskError(f"{p}: expected a JSON object (a GitHub issue or PR), got {type(obj).__name__}")
+    return task_from_json(obj, source=str(p))
+
+
+def read_stdin(stream: TextIO | None = None) -> Task:
+    """Read a task from stdin: a JSON issue/PR object, or title line + blank line + body."""
+    text = (stream or sys.stdin).read()
+    stripped = text.strip()
+    if not stripped:
+        raise TaskError("stdin is empty: pipe an issue (title line, blank line, body) or pass --issue-file")
+    if stripped.startswith("{"):
+        try:
+            obj = json.loads(stripped)
+        except json.JSONDecodeError:
+            obj = None
+        if isinstance(obj, Mapping):
+            return task_from_json(obj, source="stdin")
+    return parse_issue_text(text)
+
+
+def task_from_json(obj: Mapping[str, Any], source: str = "issue object") -> Task:
+    """Build a Task from a GitHub issue/PR mapping (see :func:`read_issue_json`)."""
+    item: Mapping[str, Any] = obj
+    kind = "issue"
+    for key, key_kind in (("pull_request", "pr"), ("issue", "issue")):
+        inner = obj.get(key)
+        if isinstance(inner, Mapping) and "title" in inner:
+            item, kind = inner, key_kind
+            break
+    if "title" not in item:
+        raise TaskError(f"{source}: no 'title' key; expected a GitHub issue or pull request object")
+    if kind == "issue" and (isinstance(item.get("pull_request"), Mapping) or "head" in item):
+        kind = "pr"
+    number = item.get("number")
+    labels = [_label_name(lab) for lab in _list(item.get("labels"))]
+    comments_raw = obj.get("comments") if isinstance(obj.get("comments"), list) else item.get("comments")
+    files_raw = obj.get("files", item.get("files"))
+    if files_raw is None and isinstance(item.get("changed_files"), list):
+        files_raw = item.get("changed_files")
+    return Task(
+        title=_str(item.get("title")).strip(),
+        body=_str(item.get("body")).replace("\r\n", "\n"),
+        kind="pr" if kind == "pr" else "issue",
+        number=number if isinstance(number, int) and not isinstance(number, bool) else None,
+        labels=[lab for lab in labels if lab],
+        comments=[_comment(c) for c in _list(comments_raw) if isinstance(c, Mapping)],
+        changed_files=[f for f in (_file_name(f) for f in _list(files_raw)) if f],
+        url=_str(item.get("html_url")),
+        author=_login(item.get("user")),
+    )
+
+
+def _str(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _login(user: Any) -> str:
+    return _str(user.get("login")) if isinstance(user, Mapping) else ""
+
+
+def _label_name(label: Any) -> str:
+    if isinstance(label, Mapping):
+        return _str(label.get("name"))
+    return _str(label)
+
+
+def _file_name(entry: Any) -> str:
+    if isinstance(entry, Mapping):
+        return _str(entry.get("filename") or entry.get("path"))
+    return _str(entry)
+
+
+def _comment(obj: Mapping[str, Any]) -> Comment:
+    user = obj.get("user")
+    is_bot = isinstance(user, Mapping) and (user.get("type") == "Bot" or _login(user).endswith("[bot]"))
+    return Comment(
+        author=_login(user),
+        body=_str(obj.get("body")).replace("\r\n", "\n"),
+        created_at=_str(obj.get("created_at")),
+        association=_str(obj.get("author_association")),
+        is_bot=bool(is_bot),
+    )
