@@ -86,6 +86,7 @@ _SCHEMA = {
     "encoding": str,
     "model": Nullable(str),
     "default_profile": str,
+    "agent": str,
     "sensitive_paths": [str],
     "rules": {"sources": [_RULE_SOURCE], "nested": bool, "skills": [str]},
     "profiles": MapOf(_PROFILE),
@@ -277,6 +278,7 @@ class Config:
     skills: tuple[str, ...]
     profiles: dict[str, Profile]
     data: dict[str, Any] = field(repr=False)
+    agent: str = "generic"
 
     def profile(self, name_or_auto: str = "auto", labels: Sequence[str] = ()) -> Profile:
         """The named profile, or for ``auto`` the first whose labels match, else the default."""
@@ -381,6 +383,10 @@ def _build(data: Mapping[str, Any], origins: Mapping[KeyPath, Origin], fallback:
                    f"known: {', '.join(profiles)}")
     if data["version"] != 1:
         raise fail(("version",), "only version 1 is supported")
+    from ctxaction.agents import AGENT_NAMES  # agents builds on this module's types
+
+    if data["agent"] not in AGENT_NAMES:
+        raise fail(("agent",), f"unknown agent {data['agent']!r}; known: {', '.join(AGENT_NAMES)}")
     return Config(
         source=fallback,
         encoding=data["encoding"],
@@ -392,6 +398,7 @@ def _build(data: Mapping[str, Any], origins: Mapping[KeyPath, Origin], fallback:
         skills=tuple(data["rules"]["skills"]),
         profiles=profiles,
         data=dict(data),
+        agent=data["agent"],
     )
 
 
