@@ -1,0 +1,69 @@
+"""What a task's text names: paths, stack frames, modules, identifiers, errors, messages, keywords.
+
+Pure functions over text; nothing here touches the repository. Resolution against tracked files
+happens in :mod:`ctxaction.rank`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ctxaction.mentions import words
+from ctxaction.mentions.frames import Frame, parse_frames
+from ctxaction.mentions.text import Segment, segments
+from ctxaction.mentions.words import split_identifier
+
+__all__ = ["Frame", "Mentions", "Segment", "extract", "split_identifier"]
+
+
+@dataclass
+class Mentions:
+    """Everything the task text names, before it is resolved against the repository."""
+
+    paths: list[str] = field(default_factory=list)
+    frames: list[Frame] = field(default_factory=list)
+    dotted: list[str] = field(default_factory=list)
+    identifiers: dict[str, float] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+    messages: list[str] = field(default_factory=list)
+    keywords: dict[str, float] = field(default_factory=dict)
+    issue_refs: list[int] = field(default_factory=list)
+
+    @property
+    def empty(self) -> bool:
+        """True when the text names nothing usable (no words, no code, no paths)."""
+        return not (self.paths or self.frames or self.identifiers or self.keywords)
+
+
+def extract(title: str, body: str = "", extra: str = "") -> Mentions:
+    """Read title, body and (weaker) extra text such as thread comments into :class:`Mentions`."""
+    segs = segments(title, body)
+    raw = f"{title}\n{body}"
+    mentions = Mentions(
+        paths=words.paths(raw),
+        frames=parse_frames(raw),
+        dotted=words.dotted_names(segs),
+        identifiers=words.identifiers(segs),
+        errors=words.error_names(raw),
+        messages=words.messages(segs),
+        keywords=words.keywords(segs),
+        issue_refs=words.issue_refs(raw),
+    )
+    if extra.strip():
+        _merge_weaker(mentions, extract("", extra))
+    return mentions
+
+
+def _merge_weaker(into: Mentions, other: Mentions, factor: float = 0.5) -> None:
+    """Add a secondary text's mentions at a reduced strength."""
+    for p in other.paths:
+        if p not in into.paths:
+            into.paths.append(p)
+    into.frames.extend(f for f in other.frames if f not in into.frames)
+    into.dotted.extend(d for d in other.dotted if d not in into.dotted)
+    for name, w in other.identifiers.items():
+        into.identifiers[name] = max(into.identifiers.get(name, 0.0), w * factor)
+    into.errors.extend(e for e in other.errors if e not in into.errors)
+    into.messages.extend(m for m in other.messages if m not in into.messages)
+    for kw, w in other.keywords.items():
+        into.keywords[kw] = into.keywords.get(kw, 0.0) + w * factor

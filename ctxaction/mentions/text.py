@@ -1,0 +1,73 @@
+"""Split issue Markdown into prose, inline code and fenced code, dropping template noise."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+SegmentKind = Literal["prose", "inline", "fence"]
+
+_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
+_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*([\w+-]*)")
+_INLINE = re.compile(r"(`+)([^\n`][^\n]*?)\1")
+_HTML_TAG = re.compile(
+    r"</?(?:details|summary|br|p|b|i|em|strong|code|pre|img|a|sub|sup|kbd|div|span)\b[^>]*>", re.I
+)
+# ``pip list`` / ``conda list`` rows: a package name then a version, nothing that names code.
+_PACKAGE_ROW = re.compile(r"^\s*[\w.\-\[\]]+\s+v?\d+(?:\.[\w+]+)+\S*(?:\s+\S+)?\s*$")
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A piece of the task text and where it stood (title, prose, inline code or a code block)."""
+
+    text: str
+    kind: SegmentKind
+    title: bool = False
+    lang: str = ""
+
+
+def clean(text: str) -> str:
+    """Drop HTML comments (issue-template hints), known markup tags and package-version listings."""
+    text = _HTML_COMMENT.sub("", text.replace("\r\n", "\n"))
+    text = _HTML_TAG.sub(" ", text)
+    return "\n".join(line for line in text.split("\n") if not _PACKAGE_ROW.match(line))
+
+
+def segments(title: str, body: str) -> list[Segment]:
+    """The title and body as segments, code blocks and inline code kept apart from prose."""
+    out = _split_inline(clean(title), title=True)
+    prose: list[str] = []
+    fence: list[str] = []
+    marker = ""
+    lang = ""
+    for line in clean(body).split("\n"):
+        m = _FENCE.match(line)
+        if marker:
+            if m and m.group(1)[0] == marker[0] and len(m.group(1)) >= len(marker) and not m.group(2):
+                out.append(Segment("\n".join(fence), "fence", lang=lang))
+                fence, marker = [], ""
+            else:
+                fence.append(line)
+        elif m:
+            out.extend(_split_inline("\n".join(prose)))
+            prose = []
+            marker, lang = m.group(1), m.group(2).lower()
+        else:
+            prose.append(line)
+    if marker:
+        out.append(Segment("\n".join(fence), "fence", lang=lang))
+    out.extend(_split_inline("\n".join(prose)))
+    return [s for s in out if s.text.strip()]
+
+
+def _split_inline(text: str, title: bool = False) -> list[Segment]:
+    out: list[Segment] = []
+    pos = 0
+    for m in _INLINE.finditer(text):
+        out.append(Segment(text[pos : m.start()], "prose", title))
+        out.append(Segment(m.group(2).strip(), "inline", title))
+        pos = m.end()
+    out.append(Segment(text[pos:], "prose", title))
+    return out

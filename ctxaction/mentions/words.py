@@ -1,0 +1,186 @@
+"""Identifiers, dotted names, error names and messages, paths and keywords named by issue text."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from ctxaction.mentions.text import Segment
+
+
+def _wordset(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)+(?![\w(]*\.\w*/)")
+_CALL = re.compile(r"([A-Za-z_]\w*)\s*\(")
+_CAMEL = re.compile(r"[a-z0-9][A-Z]|[A-Z]{2}[a-z]")
+_SPLIT = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+_ERROR_NAME = re.compile(r"\b([A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt|Failure|Fault))\b")
+_MESSAGE_LINE = re.compile(
+    r"^\s*(?:E\s+|>\s*)?(?:[\w.]*(?:Error|Exception|Warning|Exit|Failure)|WARNING|ERROR|Error|Warning|"
+    r"error|warning|panic|FATAL|fatal|CRITICAL)(?:\[[\w-]+\])?:\s*(?P<msg>.{6,300}?)\s*$",
+    re.M,
+)
+_QUOTED = re.compile(r"\"([^\"\n]{10,200})\"|“([^”\n]{10,200})”")
+_PATH = re.compile(r"(?<![\w@])(?:[\w.\-]+/)*[\w\-]+(?:\.[\w\-]+)*\.(?P<ext>[A-Za-z][\w]{0,9})\b")
+_ISSUE_REF = re.compile(r"(?<![\w/&])#(\d{1,7})\b|/(?:issues|pull)/(\d{1,7})\b")
+_FILE_EXTS = _wordset(
+    "py pyx pyi js mjs cjs jsx ts tsx vue svelte go rs java kt scala groovy c h cc cpp cxx hh hpp hxx "
+    "cs rb php swift m mm sh bash zsh ps1 md rst txt cfg ini toml yaml yml json xml html htm css scss "
+    "less sql proto graphql gradle cmake mk lock tf hcl ex exs erl lua pl r jl dart zig"
+)
+
+# Words that name nothing in particular in an issue (English, issue templates, generic tech words).
+STOPWORDS = _wordset(
+    """a about above after again against all also am an and any are aren as at be because been before
+    being below between both but by can cannot could did didn do does doesn doing don down during each
+    few for from further had has have having he her here hers him his how i if in into is isn it its
+    itself just let me more most my no nor not now of off on once only or other our out over own same
+    she should so some such than that the their them then there these they this those through to too
+    under until up very was wasn we were weren what when where which while who whom why will with won
+    would you your yours yes okay ok hi hello thanks thank please sorry like get got gets use used
+    using uses want wanted need needs needed make makes made seem seems seemed think thought know
+    known try tried trying way well really still even though since however instead rather maybe
+    perhaps actually currently already always never sometimes often something anything everything
+    nothing someone anyone thing things lot lots much many one two three first second new old same
+    different able unable possible way ways case cases example examples e g eg ie etc via per vs
+    bug bugs issue issues problem problems describe description expected behavior behaviour actual
+    reproduce reproduction steps step result results output outputs input error errors exception
+    exceptions fix fixed fixes work works worked working fail fails failed failing failure broken break
+    breaks correct correctly incorrect wrong right true false none null nil undefined see saw look
+    looks looked show shows shown showing find found run runs ran running call calls called return
+    returns returned value values instead version versions python environment info information os
+    mac macos linux windows ubuntu screenshot screenshots additional context project extensions
+    extension tools minimal complete verifiable mcve code sample problem import imports following
+    below above line lines file files here there would should could also just note notes https http
+    www com org github html default set sets setting add added adding remove removed change changed
+    changes changing update updated support supported feature features request requests proposal
+    currently option options available allow allows allowed time times test tests"""
+)
+IDENT_STOP = _wordset(
+    """self cls args kwargs none true false print len str int float bool dict list tuple set range
+    object type import from return def class lambda yield async await pass raise try except finally
+    with while for if elif else not and or is in np pd plt xr sns os sys re foo bar baz qux spam eggs
+    df ds da fig ax x y z i j k n a b c d e f g obj tmp test main init new get set value data item
+    key val this super function const let var func fn mut impl pub use string number boolean void
+    null nil undefined println printf console log require module exports package"""
+)
+
+
+def split_identifier(token: str) -> list[str]:
+    """Sub-words of an identifier, lowercased: ``getHTTPResponse_code`` → get, http, response, code."""
+    out: list[str] = []
+    for piece in token.split("_"):
+        out.extend(p.lower() for p in _SPLIT.findall(piece))
+    return out
+
+
+def is_code_like(token: str) -> bool:
+    """CamelCase, snake_case, dunder or ALL_CAPS_WITH_UNDERSCORE: shaped like a code name."""
+    inner = token.strip("_")
+    if not inner:
+        return False
+    return "_" in inner or bool(_CAMEL.search(inner)) or (token.startswith("__") and token.endswith("__"))
+
+
+def identifiers(segs: Iterable[Segment]) -> dict[str, float]:
+    """Code names with a strength in 0..1 (inline code and titles strongest, code blocks weakest)."""
+    out: dict[str, float] = {}
+
+    def add(name: str, weight: float) -> None:
+        if len(name) < 3 or name.lower() in IDENT_STOP or name.isdigit():
+            return
+        prev = out.get(name, 0.0)
+        out[name] = min(1.0, max(prev, weight) + (0.05 if prev else 0.0))
+
+    for seg in segs:
+        called = {m.group(1) for m in _CALL.finditer(seg.text)}
+        dotted = {part for m in _DOTTED.finditer(seg.text) for part in re.split(r"\.|::", m.group(0))}
+        for tok in _IDENT.findall(seg.text):
+            shaped = is_code_like(tok) or tok in called or tok in dotted
+            if seg.kind == "inline":
+                add(tok, 1.0 if shaped or tok.lower() not in STOPWORDS else 0.3)
+            elif seg.kind == "fence":
+                if shaped:
+                    add(tok, 0.5 if tok in called or tok in dotted else 0.4)
+            elif shaped and tok.lower() not in STOPWORDS:
+                add(tok, 1.0 if seg.title else 0.8)
+    return out
+
+
+def dotted_names(segs: Iterable[Segment]) -> list[str]:
+    """Dotted or ``::`` chains (``pkg.mod.Class.method``, ``crate::a::b``) outside plain sentences."""
+    out: list[str] = []
+    for seg in segs:
+        for m in _DOTTED.finditer(seg.text):
+            name = m.group(0).replace("::", ".")
+            parts = name.split(".")
+            if parts[-1].lower() in _FILE_EXTS or all(p.lower() in STOPWORDS for p in parts):
+                continue
+            if name not in out:
+                out.append(name)
+    return out
+
+
+def error_names(text: str) -> list[str]:
+    """Exception and error type names (``KeyError``, ``MergeError``)."""
+    return list(dict.fromkeys(_ERROR_NAME.findall(text)))
+
+
+def messages(segs: Iterable[Segment]) -> list[str]:
+    """Error/warning message texts worth searching for literally in the sources."""
+    out: list[str] = []
+    for seg in segs:
+        for m in _MESSAGE_LINE.finditer(seg.text):
+            out.append(m.group("msg"))
+        if seg.kind == "prose":
+            out.extend(a or b for a, b in _QUOTED.findall(seg.text))
+        elif seg.kind == "inline" and len(seg.text.split()) >= 3 and not _looks_like_code(seg.text):
+            out.append(seg.text)
+    return [m for m in dict.fromkeys(x.strip() for x in out) if len(m.split()) >= 2]
+
+
+def _looks_like_code(text: str) -> bool:
+    return bool(re.search(r"[=(){}\[\];]|^\s*(?:import|from|def|class|\$|>>>|pip|python)\b", text))
+
+
+def paths(text: str) -> list[str]:
+    """File paths and file names with a known extension, in order of appearance."""
+    out: list[str] = []
+    for m in _PATH.finditer(text.replace("\\", "/")):
+        if m.group("ext").lower() not in _FILE_EXTS:
+            continue
+        raw = m.group(0).lstrip("./")
+        if "." not in raw or raw in out:
+            continue
+        prefix = text[max(0, m.start() - 8) : m.start()]
+        if "://" in prefix and "/" not in raw:
+            continue  # a host name such as example.com
+        out.append(raw)
+    return out
+
+
+def issue_refs(text: str) -> list[int]:
+    """Issue/PR numbers referenced as ``#123`` or by URL."""
+    nums = (int(a or b) for a, b in _ISSUE_REF.findall(text))
+    return list(dict.fromkeys(nums))
+
+
+def keywords(segs: Iterable[Segment]) -> dict[str, float]:
+    """Query terms (sub-words of every token, stop words out) weighted by where they appear."""
+    out: dict[str, float] = {}
+    factor = {"prose": 1.0, "inline": 1.5, "fence": 0.4}
+    for seg in segs:
+        weight = factor[seg.kind] * (2.5 if seg.title else 1.0)
+        # A path counts by its file stem only: directories (usr/lib/site-packages) name nothing.
+        text = _PATH.sub(lambda m: m.group(0).rsplit("/", 1)[-1].split(".")[0], seg.text.replace("\\", "/"))
+        for tok in _IDENT.findall(text):
+            if seg.kind == "fence" and not is_code_like(tok) and tok.lower() in IDENT_STOP:
+                continue
+            for word in split_identifier(tok):
+                if len(word) < 3 or word in STOPWORDS or word.isdigit():
+                    continue
+                out[word] = out.get(word, 0.0) + weight
+    return out
