@@ -1,0 +1,69 @@
+"""The one value every detector returns, and how a match becomes a safe preview and fingerprint."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+# Never show more than this many leading characters of a secret, and never more than a quarter of it.
+_PREFIX_MAX = 4
+_PREVIEW_WIDTH = 100
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A secret found in a text: where it is, which rule, and a redacted preview.
+
+    ``start``/``end`` are character offsets of the secret in the scanned text; ``line`` and
+    ``column`` are 1-based and point at ``start``. ``preview`` never holds the full secret.
+    """
+
+    rule: str
+    line: int
+    column: int
+    preview: str
+    fingerprint: str
+    start: int
+    end: int
+    end_line: int = 0
+
+    @property
+    def last_line(self) -> int:
+        """The 1-based line the secret ends on (multi-line secrets such as key blocks)."""
+        return self.end_line or self.line
+
+
+def mask(secret: str) -> str:
+    """A short stand-in for ``secret``: at most a few leading characters, then ``****``."""
+    keep = min(_PREFIX_MAX, len(secret) // 4)
+    return f"{secret[:keep]}****"
+
+
+def fingerprint(rule: str, secret: str) -> str:
+    """Stable id of a secret for baselines: independent of its position, path and line endings."""
+    digest = hashlib.sha256(f"{rule}\0{secret.strip()}".encode("utf-8", "replace")).hexdigest()
+    return f"{rule}:{digest[:24]}"
+
+
+def preview_line(line: str, spans: list[tuple[int, int]]) -> str:
+    """``line`` with every secret span (offsets within the line) masked, trimmed to a short width."""
+    out: list[str] = []
+    pos = 0
+    first = len(line)
+    for start, end in sorted(spans):
+        if start < pos:
+            start = pos
+        if end <= start:
+            continue
+        first = min(first, start)
+        out.append(line[pos:start])
+        out.append(mask(line[start:end]))
+        pos = end
+    out.append(line[pos:])
+    text = "".join(out).strip()
+    masked_first = len("".join(out[:1]).lstrip())
+    if len(text) <= _PREVIEW_WIDTH:
+        return text
+    begin = max(0, min(masked_first, first) - _PREVIEW_WIDTH // 3)
+    snippet = text[begin : begin + _PREVIEW_WIDTH]
+    return ("…" if begin else "") + snippet + ("…" if begin + _PREVIEW_WIDTH < len(text) else "")

@@ -1,0 +1,36 @@
+"""The built-in rule set, gathered from one module per family of services."""
+
+from __future__ import annotations
+
+from ctxaction.secure.rule import Rule
+from ctxaction.secure.rules import (
+    ai,
+    cloud,
+    code_hosts,
+    databases,
+    generic,
+    keys,
+    messaging,
+    payments,
+    registries,
+    saas,
+)
+
+# Specific rules first: when a specific and a generic rule overlap, the specific one is kept.
+ALL_RULES: tuple[Rule, ...] = (
+    *keys.RULES,
+    *cloud.RULES,
+    *code_hosts.RULES,
+    *ai.RULES,
+    *payments.RULES,
+    *messaging.RULES,
+    *registries.RULES,
+    *saas.RULES,
+    *databases.RULES,
+    *generic.RULES,
+)
+
+
+def by_id() -> dict[str, Rule]:
+    """Rules keyed by id."""
+    return {rule.id: rule for rule in ALL_RULES}

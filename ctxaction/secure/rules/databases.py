@@ -1,0 +1,49 @@
+"""Database and broker credentials: connection URLs with passwords and connection strings."""
+
+from __future__ import annotations
+
+from ctxaction.secure.rule import Context, Rule
+
+_SCHEMES = (
+    r"(?:postgres(?:ql)?|mysql|mariadb|mssql|sqlserver|oracle|mongodb(?:\+srv)?|redis(?:s)?|rediss|"
+    r"amqps?|rabbitmq|kafka|nats|clickhouse|cockroachdb|couchdb|neo4j(?:\+s)?|bolt|cassandra|"
+    r"elasticsearch|memcached|ldaps?|ftps?|sftp|smtps?|imaps?|jdbc:[a-z0-9]{2,20}|[a-z0-9]{2,20}\+[a-z0-9]{2,20}|"
+    r"https?|wss?|ssh|git|svn|s3|snowflake|db2|influxdb|questdb|presto|trino|hive)"
+)
+
+
+def _url_password_ok(secret: str, ctx: Context) -> bool:
+    """Reject user:password pairs that are templates or documentation (``user:pass@``)."""
+    from ctxaction.secure.placeholders import is_placeholder
+
+    return not is_placeholder(secret) and secret.lower() not in {"pass", "pw", "pwd", "password"}
+
+
+RULES: list[Rule] = [
+    Rule(
+        "database-url-password", "Connection URL with an embedded password",
+        rf"(?i)\b{_SCHEMES}://[^\s:/@'\"`<>]{{0,100}}:(?P<secret>[^\s@/'\"`<>]{{3,200}})@[\w.\-\[\]]{{1,253}}",
+        ("://",), check=_url_password_ok, min_len=3,
+        tp=('DATABASE_URL="postgres://app:<<pw:14>>@db.internal:5432/app"',
+            "MONGO_URI=mongodb+srv://svc:<<alnum:16>>@cluster0.ab1cd.mongodb.net/prod",
+            "redis_url: redis://:<<alnum:24>>@cache.internal:6379/0",
+            "broker = 'amqp://worker:<<pw:12>>@rabbit:5672//'",
+            "git clone https://deploy:<<alnum:20>>@git.internal.net/team/app.git"),
+        fp=('DATABASE_URL="postgres://user:password@localhost:5432/app"',
+            "postgres://${DB_USER}:${DB_PASSWORD}@${DB_HOST}/app",
+            "mysql://root:<password>@127.0.0.1/db", "redis://localhost:6379/0",
+            "https://user:pass@example.com/path", "postgresql://{user}:{password}@{host}/{db}"),
+    ),
+    Rule(
+        "connection-string-password", "ADO.NET / ODBC / JDBC connection string with a password",
+        r"(?i)(?:^|[;'\"\s?&])(?:password|pwd)[ \t]{0,3}=[ \t]{0,3}(?P<secret>[^;'\"\s&<>]{4,128})"
+        r"(?=[;'\"\s&]|$)",
+        ("password", "pwd"), min_len=4,
+        check=lambda s, ctx: any(k in ctx.line.lower() for k in ("server=", "data source=", "host=", "uid=",
+                                                                   "user id=", "database=", "jdbc:", "dsn=")),
+        tp=('"Server=tcp:sql.acme.net,1433;Database=app;User ID=svc;Password=<<pw:16>>;Encrypt=true;"',
+            "jdbc:sqlserver://db:1433;databaseName=app;user=svc;password=<<alnum:14>>",),
+        fp=('"Server=localhost;Database=app;User Id=sa;Password=${SA_PASSWORD};"',
+            "Server=.;Database=app;Trusted_Connection=True;"),
+    ),
+]

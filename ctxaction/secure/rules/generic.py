@@ -1,0 +1,147 @@
+# ruff: noqa: E501  (a rule table: one regex or example per line reads better than wrapped strings)
+"""Generic ``password/secret/token/api_key = "…"`` assignments in code and config.
+
+These are the rules that cry wolf in other tools, so a match must pass several checks: the key
+name must really name a credential (not ``token_url``, ``password_field``, ``public_key``), the
+value must be a literal (not a variable, call, env lookup or template), must not be a placeholder,
+and must look random enough for what the key says it is.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ctxaction.secure.checksums import failed_checksum
+from ctxaction.secure.entropy import char_classes, is_hex, shannon
+from ctxaction.secure.placeholders import is_placeholder
+from ctxaction.secure.rule import Context, Rule
+
+_SECRET_KEYS = (
+    r"api[_.\-]?key|apikey|api[_.\-]?secret|app[_.\-]?secret|app[_.\-]?key|access[_.\-]?key|"
+    r"secret[_.\-]?key|secret|client[_.\-]?secret|private[_.\-]?key|auth[_.\-]?key|"
+    r"master[_.\-]?key|encryption[_.\-]?key|signing[_.\-]?key|account[_.\-]?key|license[_.\-]?key|"
+    r"token|auth|credentials?|bearer|webhook[_.\-]?secret|session[_.\-]?key|cookie[_.\-]?secret|salt"
+)
+_PASSWORD_KEYS = r"password|passwd|passphrase|passcode|pass|pwd|db[_.\-]?pass|pass[_.\-]?word"
+
+# Key names that contain a credential word but name something that is not a credential.
+_NOT_SECRET_KEY = re.compile(
+    r"(?i)(?:_|\b|-|\.)(?:id|ids|url|uri|urls|path|file|filename|dir|name|names|type|types|len|length|"
+    r"size|count|ttl|timeout|expiry|expires?|expiration|field|fields|header|prefix|suffix|pattern|"
+    r"regex|format|endpoint|env|var|label|policy|mode|version|algorithm|algo|method|hash|hashed|"
+    r"digest|sha\d*|md5|checksum|fingerprint|count|limit|min|max|enabled|required|rotation|"
+    r"provider|store|storage|class|kind|template|placeholder|hint|prompt|message|msg|error|"
+    r"validator|validation|policy|strength|reset|change|confirm|confirmation|forgot|input|"
+    r"column|index|position|pos|offset|start|end|usage|type|budget|estimate|counter|"
+    r"public|pub|publishable|example|sample|test|mock|dummy|fake)$"
+)
+_PUBLIC_KEY_NAME = re.compile(r"(?i)public|publishable|(?:^|_)pub(?:_|$)")
+_CODE_EXT = frozenset({
+    "py", "pyi", "js", "jsx", "ts", "tsx", "mjs", "cjs", "go", "java", "kt", "kts", "scala", "rb", "php",
+    "cs", "c", "h", "cc", "cpp", "hpp", "rs", "swift", "m", "mm", "dart", "lua", "groovy", "ex", "exs",
+    "vue", "svelte", "r", "jl", "clj", "fs", "vb", "pl", "pm",
+})
+_IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\[[^\]]{0,80}\])?(?:\(.{0,80}\))?")
+_DOTTED = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:\(.{0,80}\))?|[A-Za-z_$][\w$]*\(.{0,80}\)")
+_FILENAME = re.compile(
+    r"(?i)^[\w.\-/]{0,200}\.(?:json|ya?ml|txt|pem|key|crt|cer|p12|pfx|jks|env|ini|cfg|conf|toml|xml|"
+    r"pub|der|gpg|asc|js|py|sh|csv|log)$"
+)
+_PATHLIKE = re.compile(r"^(?:/|\./|\.\./|~/|[A-Za-z]:\\|https?://|file://)")
+_NUMBER = re.compile(r"^[+\-]?\d{1,11}(?:\.\d+)?$")
+_VERSION = re.compile(r"^v?\d+(?:\.\d+){1,3}(?:[\-+][\w.]+)?$")
+
+
+def _ext(path: str) -> str:
+    name = path.rsplit("/", 1)[-1]
+    return name.rsplit(".", 1)[-1].lower() if "." in name else ""
+
+
+def _is_literal(secret: str, ctx: Context) -> bool:
+    """A quoted value is a literal anywhere; an unquoted one only in config files (.env, yaml …)."""
+    if ctx.quote:
+        return ctx.after.startswith(ctx.quote)  # else the value ran into a space: prose
+    if ctx.after.strip()[:1] not in ("", "#", ";", ",", "<", "/"):
+        return False  # prose after the value: ``password: Please enter your password``
+    if _DOTTED.fullmatch(secret):
+        return False  # ``config.password``, ``settings.API_KEY``: an expression in any file type
+    return not (_ext(ctx.path) in _CODE_EXT and _IDENTIFIER.fullmatch(secret))
+
+
+def _looks_like_value(secret: str) -> bool:
+    """Shapes that are never credentials: numbers, versions, paths, URLs, file names, identifiers."""
+    if _NUMBER.match(secret) or _VERSION.match(secret) or _PATHLIKE.match(secret) or _FILENAME.match(secret):
+        return False
+    if is_placeholder(secret):
+        return False
+    return not failed_checksum(secret)
+
+
+def _key_ok(key: str) -> bool:
+    key = key.strip("'\"` \t.-_")
+    return not _NOT_SECRET_KEY.search(key) and not _PUBLIC_KEY_NAME.search(key)
+
+
+def _secret_check(secret: str, ctx: Context) -> bool:
+    if not (_key_ok(ctx.key) and _is_literal(secret, ctx) and _looks_like_value(secret)):
+        return False
+    if len(secret) < 10 or (char_classes(secret) < 2 and not is_hex(secret)):
+        return False
+    if secret.isalpha() and (secret.islower() or secret.isupper()):
+        return False  # one word: ``token: bearer``, ``auth: BASIC``
+    if is_hex(secret):
+        return len(secret) >= 16 and shannon(secret) >= 3.0
+    return shannon(secret) >= 3.2
+
+
+def _password_check(secret: str, ctx: Context) -> bool:
+    if not (_key_ok(ctx.key) and _is_literal(secret, ctx) and _looks_like_value(secret)):
+        return False
+    if len(secret) < 6 or shannon(secret) < 2.3:
+        return False
+    return char_classes(secret) >= 2 or len(secret) >= 12
+
+
+_VALUE = r"(?P<secret>[^\s'\"`,;<>]{6,300})"
+
+
+def _assign(keys: str) -> str:
+    # ``[\w.\-]{0,40}`` before the key takes prefixes such as ``DB_`` or ``stripe.``; the key
+    # group spans the whole name so checks can reject ``token_url`` and ``public_key``.
+    return (
+        rf"(?i)(?P<key>(?<![\w\-])[\w.\-]{{0,40}}?(?:{keys})[\w.\-]{{0,30}}?)['\"]?[ \t]{{0,4}}"
+        r"(?:=|:=|::=|=>|:|\?=|\|\|=)[ \t]{0,4}(?:[@!]?(?P<q>['\"`]))?"
+        + _VALUE
+    )
+
+
+RULES: list[Rule] = [
+    Rule(
+        "generic-secret", "Secret, token or API key assigned in code or config", _assign(_SECRET_KEYS),
+        ("key", "secret", "token", "auth", "credential", "bearer", "salt"), generic=True, check=_secret_check,
+        tp=('API_KEY="<<alnum:32>>"', "client_secret: <<b64url:40>>", "SECRET_KEY=<<pw:50>>",
+            '"apiKey": "<<hex:32>>",', "app.secret_key = '<<b64:44>>'", "auth_token=<<alnum:24>>"),
+        fp=('API_KEY="<your-api-key>"', "secret_key = os.environ['SECRET_KEY']", 'token_url = "https://x.io/oauth"',
+            "public_key: <<b64:40>>", "[settings.py] api_key = settings.API_KEY", "SECRET_KEY=${SECRET_KEY}",
+            'token_type = "Bearer"', "secret: changeme", 'key_file = "certs/server.key"', "max_tokens = 4096",
+            'commit_sha = "<<hex:40>>"', "auth: true", "[app.py] token = get_token(user)"),
+    ),
+    Rule(
+        "generic-password", "Password assigned in code or config", _assign(_PASSWORD_KEYS),
+        ("pass", "pwd"), generic=True, check=_password_check,
+        tp=('DB_PASSWORD="<<pw:14>>"', "password: <<pw:16>>", "spring.datasource.password=<<alnum:12>>",
+            '"password": "<<pw:12>>"', "MYSQL_ROOT_PASSWORD=<<pw:20>>"),
+        fp=('password = "password"', "password: ${DB_PASSWORD}", "[cli.py] password = getpass.getpass()",
+            'password_field = "password"', "PASSWORD_MIN_LENGTH=12", "password: Please enter your password",
+            "[run.py] pwd = os.getcwd()", 'password = "<password>"', "passthrough = True", "db_password = config.password"),
+    ),
+    Rule(
+        "xml-secret", "Secret or password as an XML element value",
+        r"(?i)<(?P<key>[\w:.\-]{0,40}?(?:password|passwd|secret|token|api[_\-]?key|apikey|access[_\-]?key)"
+        r"[\w:.\-]{0,30})>[ \t]{0,4}(?P<secret>[^<\s]{6,300})[ \t]{0,4}</",
+        ("pass", "secret", "token", "key"), generic=True,
+        check=lambda s, ctx: _key_ok(ctx.key) and _looks_like_value(s) and _password_check(s, ctx),
+        tp=("<password><<pw:16>></password>", "<add key='x'/><apiKey><<alnum:32>></apiKey>"),
+        fp=("<password>${db.password}</password>", "<token>xxxxxxxx</token>", "<passwordLength>12</passwordLength>"),
+    ),
+]

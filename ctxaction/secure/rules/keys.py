@@ -1,0 +1,56 @@
+# ruff: noqa: E501  (a rule table: one regex or example per line reads better than wrapped strings)
+"""Key material and signed tokens: PEM/OpenSSH/PGP private key blocks, PuTTY, age, JWTs."""
+
+from __future__ import annotations
+
+from ctxaction.secure.checksums import jwt_ok
+from ctxaction.secure.rule import Rule, prefixed
+
+# Inside a key block: base64, header fields, and newlines written raw or escaped in JSON ("\n").
+_BODY = r"[A-Za-z0-9+/=\s:,.\-\\]{64,20000}?"
+
+RULES: list[Rule] = [
+    Rule(
+        "private-key", "Private key block (PEM, OpenSSH, PKCS#8, EC, DSA, encrypted)",
+        r"(?P<secret>-----BEGIN[ A-Z0-9_]{0,40}PRIVATE KEY(?: BLOCK)?-----" + _BODY
+        + r"-----END[ A-Z0-9_]{0,40}PRIVATE KEY(?: BLOCK)?-----)",
+        ("private key",), min_len=100,
+        tp=("<<pem:RSA PRIVATE KEY>>", "<<pem:OPENSSH PRIVATE KEY>>", "<<pem:PRIVATE KEY>>",
+            "<<pem:EC PRIVATE KEY>>", "<<pem:PGP PRIVATE KEY BLOCK>>",
+            '  "private_key": "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQ'
+            '<<b64:64>>\\n<<b64:64>>\\n-----END PRIVATE KEY-----\\n",'),
+        fp=("-----BEGIN PUBLIC KEY-----\n<<b64:64>>\n<<b64:64>>\n-----END PUBLIC KEY-----",
+            "-----BEGIN RSA PRIVATE KEY-----\n...\n-----END RSA PRIVATE KEY-----",
+            'PEM_HEADER = "-----BEGIN RSA PRIVATE KEY-----"'),
+    ),
+    prefixed(
+        "private-key-base64", "Base64-encoded private key block (kubeconfig client-key-data …)",
+        r"LS0tLS1CRUdJTi[A-Za-z0-9+/]{0,40}(?:UFJJVkFURSBLRVk|QUklWQVRFIEtFW|SVZBVEUgS0VZ)[A-Za-z0-9+/=]{100,20000}",
+        ("ls0tls1crudjti",),
+        tp=("    client-key-data: LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQo<<b64:200>>",),
+        fp=("    certificate-authority-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk<<b64:200>>",),
+    ),
+    Rule(
+        "putty-private-key", "PuTTY private key file",
+        r"(?P<secret>PuTTY-User-Key-File-[23]: [\w\-]{3,30}\r?\n(?:[^\n]{0,200}\n){1,6}?Private-Lines: \d{1,3}"
+        r"\r?\n[A-Za-z0-9+/=\r\n]{64,8000})",
+        ("putty-user-key-file",), min_len=64,
+        tp=("PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: deploy\nPublic-Lines: 2\n"
+            "<<b64:64>>\n<<b64:16>>\nPrivate-Lines: 1\n<<b64:64>>\n",),
+        fp=("PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\n",),
+    ),
+    prefixed(
+        "age-secret-key", "age encryption secret key", r"AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}",
+        ("age-secret-key-1",),
+        tp=("# created: 2024-01-01\nAGE-SECRET-KEY-1<<bech32:58>>",), fp=("AGE-SECRET-KEY-1<<upper:10>>",),
+    ),
+    prefixed(
+        "jwt", "JSON Web Token (signed)",
+        r"eyJ[A-Za-z0-9_\-]{10,2000}\.eyJ[A-Za-z0-9_\-]{2,8000}\.[A-Za-z0-9_\-]{16,1000}",
+        ("eyj",), validate=jwt_ok, min_len=40,
+        tp=("Authorization: Bearer <<jwt>>", 'const token = "<<jwt>>";'),
+        fp=("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ."
+            "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+            "eyJ<<b64url:20>>.eyJ<<b64url:20>>.<<b64url:20>>"),
+    ),
+]
