@@ -1,0 +1,94 @@
+"""The workspace checkout as a container action finds it: trusted, deepened, with PR heads as data.
+
+- The workspace is mounted with the runner user's uid while the container runs as root, so git
+  refuses it ("dubious ownership"): ``safe.directory`` is set through ``GIT_CONFIG_*``
+  environment variables, inherited by every git call, with no config file written.
+- ``actions/checkout`` fetches one commit by default, so history signals would see nothing: a
+  shallow clone is deepened by a bounded ``git fetch --deepen`` (never ``--depth``, which can make
+  a full clone shallow) and, when that fails, the caller warns and tells users ``fetch-depth: 0``.
+- A PR's head is fetched into the object store from ``refs/pull/N/head`` and read from objects
+  only (``open_repo(path, ref=sha)``): never checked out, never run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableMapping
+from pathlib import Path
+
+from ctxaction.github.event import SHA_RE
+from ctxaction.repo import git
+from ctxaction.repo.git import RepoError
+
+FETCH_TIMEOUT = 180.0
+
+
+def trust_directory(path: Path, env: MutableMapping[str, str]) -> None:
+    """Add ``path`` to git's ``safe.directory`` for this process and its children (via ``env``)."""
+    try:
+        count = int(env.get("GIT_CONFIG_COUNT", "0"))
+    except ValueError:
+        count = 0
+    pairs = {(env.get(f"GIT_CONFIG_KEY_{i}"), env.get(f"GIT_CONFIG_VALUE_{i}")) for i in range(count)}
+    if ("safe.directory", str(path)) in pairs:
+        return
+    env[f"GIT_CONFIG_KEY_{count}"] = "safe.directory"
+    env[f"GIT_CONFIG_VALUE_{count}"] = str(path)
+    env["GIT_CONFIG_COUNT"] = str(count + 1)
+
+
+def is_shallow(root: Path) -> bool:
+    """True for a shallow clone (``git rev-parse --is-shallow-repository``)."""
+    return (git.try_run(root, ["rev-parse", "--is-shallow-repository"]) or "").strip() == "true"
+
+
+def has_remote(root: Path, name: str = "origin") -> bool:
+    """True when the repository has a remote called ``name``."""
+    return name in (git.try_run(root, ["remote"]) or "").split()
+
+
+def deepen(root: Path, commits: int) -> str | None:
+    """Deepen a shallow clone by ``commits``; None on success, else why it failed (one line)."""
+    if commits <= 0:
+        return "deepening is switched off (history-depth: 0)"
+    if not has_remote(root):
+        return "the checkout has no 'origin' remote to fetch history from"
+    try:
+        git.run(
+            root,
+            ["fetch", "--quiet", "--no-tags", "--no-recurse-submodules", f"--deepen={commits}", "origin"],
+            timeout=FETCH_TIMEOUT,
+        )
+    except RepoError as exc:
+        return str(exc)
+    return None
+
+
+def has_commit(root: Path, sha: str) -> bool:
+    """True when the object store holds commit ``sha``."""
+    return git.try_run(root, ["cat-file", "-e", "--end-of-options", f"{sha}^{{commit}}"]) is not None
+
+
+def fetch_pull_head(root: Path, number: int, sha: str, depth: int) -> str | None:
+    """Make PR ``number``'s head commit ``sha`` readable; None on success, else why not.
+
+    The ref is fetched without a destination (only ``FETCH_HEAD`` moves) and the pinned ``sha``
+    is what gets packaged, even if the PR moved on meanwhile. In a shallow clone the fetch is
+    shallow too (``--depth``), so it does not pull the whole history behind the PR.
+    """
+    if not SHA_RE.match(sha):
+        return f"not a commit id: {sha!r:.80}"
+    if has_commit(root, sha):
+        return None
+    if not has_remote(root):
+        return "the checkout has no 'origin' remote to fetch the pull request from"
+    args = ["fetch", "--quiet", "--no-tags", "--no-recurse-submodules", "--no-write-fetch-head"]
+    if is_shallow(root):
+        args.append(f"--depth={max(1, depth)}")
+    try:
+        args += ["--end-of-options", "origin", f"refs/pull/{int(number)}/head"]
+        git.run(root, args, timeout=FETCH_TIMEOUT)
+    except RepoError as exc:
+        return str(exc)
+    if not has_commit(root, sha):
+        return f"refs/pull/{number}/head no longer reaches {sha[:12]} (the PR was force-pushed)"
+    return None

@@ -1,0 +1,263 @@
+"""GitHub REST through PyGithub: the handful of calls the action makes, with bounded retries.
+
+PyGithub's own retry and throttling are switched off (``retry=None``, no pauses between
+requests): a run makes a few requests, so pausing a second before each write buys nothing, and
+our own loop here retries what GitHub says is retryable — 429, 403 with ``Retry-After`` or a
+rate-limit message, and 5xx on reads — honouring ``Retry-After`` and ``x-ratelimit-reset`` up to
+a cap, a bounded number of times. Everything else becomes one ``GitHubError`` that says which
+call failed, with GitHub's message.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+from urllib.parse import quote
+
+import requests
+from github import Auth, Github, GithubException, UnknownObjectException
+from github.IssueComment import IssueComment
+
+from ctxaction import __version__
+from ctxaction.sanitize import PERMISSION_RANK
+
+DEFAULT_API_URL = "https://api.github.com"
+ACTIONS_BOT = "github-actions[bot]"
+# The permission API reports the legacy name (admin/write/read/none) in `permission` and the
+# fine-grained role in `role_name`; PERMISSION_RANK orders them.
+ROLES = tuple(sorted(PERMISSION_RANK, key=PERMISSION_RANK.__getitem__))
+MAX_ITEMS = 3000
+_PAT_PREFIXES = ("ghp_", "github_pat_", "gho_", "ghu_")
+T = TypeVar("T")
+
+
+class GitHubError(RuntimeError):
+    """A REST call failed for good (after retries when they applied)."""
+
+    def __init__(self, what: str, status: int, message: str) -> None:
+        super().__init__(f"GitHub API: {what} failed ({status or 'no response'}): {message}")
+        self.what = what
+        self.status = status
+        self.message = message
+
+    @property
+    def read_only(self) -> bool:
+        """The token may not write here (fork PRs, ``permissions: read``)."""
+        return self.status == 403 and "not accessible by integration" in self.message.lower()
+
+
+@dataclass(frozen=True)
+class ThreadComment:
+    """A comment of an issue/PR thread as listed by the API."""
+
+    id: int
+    author: str
+    is_bot: bool
+    body: str
+    created_at: str
+    association: str
+    url: str
+    handle: Any = None
+
+
+def role_at_least(role: str, minimum: str) -> bool:
+    """True when ``role`` is ``minimum`` or more powerful; unknown roles count as none."""
+    return PERMISSION_RANK.get(role, 0) >= PERMISSION_RANK[minimum]
+
+
+class Client:
+    """The REST calls of one repository. ``sleep`` and the caps are parameters for tests and tools."""
+
+    def __init__(
+        self,
+        repo: str,
+        token: str,
+        base_url: str | None = None,
+        *,
+        attempts: int = 4,
+        max_wait: float = 60.0,
+        timeout: int = 30,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.repo_name = repo
+        self.token = token
+        self.attempts = max(1, attempts)
+        self.max_wait = max_wait
+        self.sleep = sleep
+        self._gh = Github(
+            auth=Auth.Token(token),
+            base_url=(base_url or DEFAULT_API_URL).rstrip("/"),
+            per_page=100,
+            retry=None,
+            timeout=timeout,
+            user_agent=f"ctxaction/{__version__}",
+            seconds_between_requests=None,
+            seconds_between_writes=None,
+            lazy=True,
+        )
+        self._repo = self._gh.get_repo(repo)
+
+    def _call(self, what: str, fn: Callable[[], T], *, write: bool = False) -> T:
+        """Run ``fn`` (one logical call, possibly several pages) with bounded retries."""
+        waited = 0.0
+        attempt = 1
+        while True:
+            try:
+                return fn()
+            except GithubException as exc:
+                status, message = exc.status, _message(exc)
+                wait = _rate_limit_wait(status, message, exc.headers or {})
+                if wait is None and status >= 500 and not write:
+                    wait = float(2 ** (attempt - 1))
+                if wait is None or attempt >= self.attempts:
+                    raise GitHubError(what, status, message) from exc
+                if wait > self.max_wait or waited + wait > self.max_wait * 2:
+                    raise GitHubError(
+                        what,
+                        status,
+                        f"{message} (GitHub asks to wait {wait:.0f}s, more than the "
+                        f"{self.max_wait:.0f}s this run may wait: try again later)",
+                    ) from exc
+            except (requests.ConnectionError, requests.Timeout) as exc:
+                if write or attempt >= self.attempts:
+                    raise GitHubError(what, 0, f"{type(exc).__name__}: {exc}") from exc
+                wait = float(2 ** (attempt - 1))
+            self.sleep(wait)
+            waited += wait
+            attempt += 1
+
+    def issue(self, number: int) -> dict[str, Any]:
+        """The issue (or PR-as-issue) object."""
+        return self._call(f"get issue #{number}", lambda: dict(self._repo.get_issue(number).raw_data))
+
+    def pull(self, number: int) -> dict[str, Any]:
+        """The pull request object (head/base refs and SHAs)."""
+        return self._call(f"get pull request #{number}", lambda: dict(self._repo.get_pull(number).raw_data))
+
+    def comments(self, number: int, limit: int = MAX_ITEMS) -> list[ThreadComment]:
+        """The thread's comments, oldest first, every page (up to ``limit``)."""
+
+        def fetch() -> list[ThreadComment]:
+            out = []
+            for c in _capped(self._repo.get_issue(number).get_comments(), limit):
+                user = c.user
+                login = user.login if user else "ghost"
+                out.append(
+                    ThreadComment(
+                        id=c.id,
+                        author=login,
+                        is_bot=bool(user and (user.type == "Bot" or login.endswith("[bot]"))),
+                        body=c.body or "",
+                        created_at=c.created_at.isoformat() if c.created_at else "",
+                        association=c.author_association or "",
+                        url=c.html_url or "",
+                        handle=c,
+                    )
+                )
+            return out
+
+        return self._call(f"list comments of #{number}", fetch)
+
+    def pull_files(self, number: int, limit: int = MAX_ITEMS) -> list[str]:
+        """Paths the PR changes (new names; removed files included), every page."""
+        return self._call(
+            f"list files of pull request #{number}",
+            lambda: [f.filename for f in _capped(self._repo.get_pull(number).get_files(), limit)],
+        )
+
+    def role(self, user: str) -> str:
+        """``user``'s role on the repository (none/read/triage/write/maintain/admin)."""
+
+        def fetch() -> str:
+            try:
+                _, data = self._gh.requester.requestJsonAndCheck(
+                    "GET", f"/repos/{self.repo_name}/collaborators/{quote(user, safe='')}/permission"
+                )
+            except UnknownObjectException:  # not a collaborator (or a deleted user)
+                return "none"
+            role = str(data.get("role_name") or "")
+            return role if role in ROLES else str(data.get("permission") or "none")
+
+        return self._call(f"get the permission of {user}", fetch)
+
+    def react(self, number: int, comment_id: int, content: str) -> None:
+        """Add a reaction (eyes, rocket, confused, …) to a thread comment."""
+        self._call(
+            f"add reaction '{content}'",
+            lambda: self._repo.get_issue(number).get_comment(comment_id).create_reaction(content),
+            write=True,
+        )
+
+    def create_comment(self, number: int, body: str) -> tuple[int, str]:
+        """Post a new comment; returns its id and web URL."""
+
+        def post() -> tuple[int, str]:
+            created = self._repo.get_issue(number).create_comment(body)
+            return created.id, created.html_url or ""
+
+        return self._call(f"comment on #{number}", post, write=True)
+
+    def update_comment(self, comment: ThreadComment, body: str) -> str:
+        """Replace the body of one of our comments; returns its web URL."""
+        handle: IssueComment = comment.handle
+        self._call(f"update comment {comment.id}", lambda: handle.edit(body), write=True)
+        return comment.url
+
+    def viewer_login(self) -> str:
+        """The login the token acts as (works for personal tokens, not for app tokens)."""
+        return self._call("get the token's user", lambda: str(self._gh.get_user().login))
+
+    def own_login(self, configured: str = "") -> str:
+        """Who our comments are written by: configured, a personal token's user, or the Actions bot."""
+        if configured:
+            return configured
+        if self.token.startswith(_PAT_PREFIXES):
+            return self.viewer_login()
+        return ACTIONS_BOT
+
+
+def find_own(comments: Iterable[ThreadComment], marker: re.Pattern[str], login: str) -> ThreadComment | None:
+    """Our package comment: the first one carrying ``marker`` *and* written by ``login``.
+
+    Both are needed: anyone can paste the marker, and a write token can edit anyone's comment.
+    """
+    for comment in comments:
+        if comment.author.lower() == login.lower() and marker.search(comment.body):
+            return comment
+    return None
+
+
+def _capped(items: Iterable[T], limit: int) -> list[T]:
+    out: list[T] = []
+    for item in items:
+        if len(out) >= limit:
+            break
+        out.append(item)
+    return out
+
+
+def _message(exc: GithubException) -> str:
+    data = exc.data
+    if isinstance(data, dict):
+        return str(data.get("message") or data)[:300]
+    return str(data or exc)[:300]
+
+
+def _rate_limit_wait(status: int, message: str, headers: dict[str, Any]) -> float | None:
+    """Seconds to wait before retrying a rate-limited response, or None when it is not one."""
+    lowered = {str(k).lower(): str(v) for k, v in headers.items()}
+    limited = status == 429 or (
+        status == 403 and ("retry-after" in lowered or "rate limit" in message.lower())
+    )
+    if not limited:
+        return None
+    retry_after = lowered.get("retry-after", "")
+    if retry_after.isdigit():
+        return float(retry_after)
+    if lowered.get("x-ratelimit-remaining") == "0" and lowered.get("x-ratelimit-reset", "").isdigit():
+        return max(0.0, int(lowered["x-ratelimit-reset"]) - time.time()) + 1.0
+    # Secondary limit without a hint: GitHub asks to wait at least a minute.
+    return 60.0

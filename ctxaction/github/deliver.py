@@ -1,0 +1,248 @@
+"""Delivery of a package inside GitHub Actions: comment body, artifact files, job summary, outputs.
+
+Everything posted or written passes through :func:`posted_text`: the sensitive-data engine
+(``ctxaction.secure.redact``) first, then ``@mentions`` and ``#refs`` outside code blocks are
+neutralized (GitHub does not link inside fenced code, and code must stay copyable). Comments are
+cut to GitHub's 65,536 characters — counted in UTF-16 code units, as GitHub counts them — by
+dropping the lowest-ranked files first and re-rendering, and, only when that is not enough, at a
+line boundary with the open fence closed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from pathlib import Path
+
+from ctxaction.model import OmittedFile, Package
+from ctxaction.output import write_atomic
+from ctxaction.sanitize import neutralize_mentions, neutralize_references
+from ctxaction.secure import redact
+
+COMMENT_LIMIT = 65_536
+SUMMARY_LIMIT = 1_048_576
+MARKER_RE = re.compile(r"<!-- ctxaction:package v\d+ -->")
+MARKER = "<!-- ctxaction:package v1 -->"
+REPLY_MARKER = "<!-- ctxaction:reply v1 -->"
+_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_FENCE_CLOSE = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*$")
+
+DROPPED = "left out of this comment (size limit)"
+
+Render = Callable[[Package], str]
+
+
+def utf16_len(text: str) -> int:
+    """Length in UTF-16 code units: characters outside the BMP count twice."""
+    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+
+
+def utf8_len(text: str) -> int:
+    """Length in UTF-8 bytes (the job summary limit is in bytes)."""
+    return len(text.encode("utf-8", "replace"))
+
+
+def _closes(line: str, fence: str) -> bool:
+    m = _FENCE_CLOSE.match(line)
+    return m is not None and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence)
+
+
+def _scan(text: str) -> tuple[list[tuple[bool, str]], str]:
+    segments: list[tuple[bool, list[str]]] = []
+    fence = ""
+    for line in text.split("\n"):
+        if fence:
+            segments[-1][1].append(line)
+            if _closes(line, fence):
+                fence = ""
+            continue
+        m = _FENCE_OPEN.match(line)
+        if m and not (m.group(1)[0] == "`" and "`" in line[m.end() :]):
+            fence = m.group(1)
+            segments.append((True, [line]))
+        elif segments and not segments[-1][0]:
+            segments[-1][1].append(line)
+        else:
+            segments.append((False, [line]))
+    return [(code, "\n".join(lines)) for code, lines in segments], fence
+
+
+def code_segments(text: str) -> list[tuple[bool, str]]:
+    """Split ``text`` into (inside a fenced code block, chunk) runs of whole lines, in order.
+
+    Fences follow CommonMark: a line of 3+ backticks (no backtick after) or tildes opens, a line
+    of the same character at least as long closes, an unclosed fence runs to the end.
+    """
+    return _scan(text)[0]
+
+
+def open_fence(text: str) -> str:
+    """The fence left open at the end of ``text`` ("" when every fence is closed)."""
+    return _scan(text)[1]
+
+
+def neutralize(text: str) -> str:
+    """Break ``@mentions`` and ``#123``-style references outside fenced code blocks."""
+    out = []
+    for code, chunk in code_segments(text):
+        if not code:
+            chunk = neutralize_references(neutralize_mentions(chunk)[0])[0]
+        out.append(chunk)
+    return "\n".join(out)
+
+
+def posted_text(text: str) -> str:
+    """What may leave the run: secrets redacted, then mentions and references neutralized."""
+    redacted, _ = redact(text)
+    return neutralize(redacted)
+
+
+def hard_cut(text: str, limit: int, measure: Callable[[str], int], note: str) -> str:
+    """Cut ``text`` so that it, a closing fence and ``note`` fit in ``limit``; at a line boundary
+    when possible, inside an over-long line (minified code) otherwise."""
+
+    def finish(body: str) -> str:
+        fence = open_fence(body)
+        return body + (f"\n{fence}" if fence else "") + "\n\n" + note
+
+    lines = text.split("\n")
+    low, high = 0, len(lines)
+    while low < high:  # the most whole lines that fit
+        mid = (low + high + 1) // 2
+        if measure(finish("\n".join(lines[:mid]))) <= limit:
+            low = mid
+        else:
+            high = mid - 1
+    body = "\n".join(lines[:low])
+    if low < len(lines):
+        head = body + ("\n" if low else "")
+        partial = lines[low]
+        lo, hi = 0, len(partial)
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if measure(finish(head + partial[:mid])) <= limit:
+                lo = mid
+            else:
+                hi = mid - 1
+        if lo:
+            body = head + partial[:lo]
+    return finish(body)
+
+
+def fit_package(
+    package: Package,
+    render: Render,
+    limit: int,
+    measure: Callable[[str], int] = utf16_len,
+    frame: Callable[[str, int], str] = lambda body, dropped: body,
+) -> tuple[str, bool]:
+    """The largest framed, posted rendering of ``package`` within ``limit``; (text, truncated).
+
+    Files are dropped lowest score first (each named among the omitted files, so the reader knows
+    it exists), and the rendering is searched by bisection on how many files to keep.
+    ``frame(body, dropped)`` adds the marker and footer around a posted body.
+    """
+    ranked = sorted(range(len(package.files)), key=lambda i: package.files[i].score, reverse=True)
+
+    def attempt(keep: int) -> str:
+        kept = set(ranked[:keep])
+        dropped = [f for i, f in enumerate(package.files) if i not in kept]
+        trimmed = replace(
+            package,
+            files=[f for i, f in enumerate(package.files) if i in kept],
+            omitted=[*package.omitted, *(OmittedFile(f.path, f.score, f.tokens, DROPPED) for f in dropped)],
+        )
+        return frame(posted_text(render(trimmed)), len(dropped))
+
+    full = attempt(len(ranked))
+    if measure(full) <= limit:
+        return full, False
+    low, high = 0, len(ranked) - 1
+    best: str | None = None
+    while low <= high:
+        mid = (low + high) // 2
+        text = attempt(mid)
+        if measure(text) <= limit:
+            best, low = text, mid + 1
+        else:
+            high = mid - 1
+    if best is not None:
+        return best, True
+    note = "*(cut here: the package is longer than the space GitHub allows.)*"
+    return hard_cut(attempt(0), limit, measure, note), True
+
+
+def escape_data(text: str) -> str:
+    """Escape a workflow-command message (``%``, CR, LF)."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    """Escape a workflow-command property value (also ``:`` and ``,``)."""
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def workflow_command(name: str, message: str, **properties: str) -> str:
+    """One ``::name props::message`` line with everything escaped."""
+    props = ",".join(f"{k}={escape_property(v)}" for k, v in properties.items() if v)
+    return f"::{name}{' ' + props if props else ''}::{escape_data(message)}"
+
+
+def quoted_log(text: str) -> str:
+    """Untrusted text for the log, with workflow commands inside it switched off."""
+    token = secrets.token_hex(16)
+    return f"::stop-commands::{token}\n{text}\n::{token}::"
+
+
+def format_outputs(values: Mapping[str, str]) -> str:
+    """``$GITHUB_OUTPUT`` lines; every value uses a random heredoc delimiter it cannot contain."""
+    chunks = []
+    for name, value in values.items():
+        delimiter = f"ghadelimiter_{uuid.uuid4()}"
+        while delimiter in value:
+            delimiter = f"ghadelimiter_{uuid.uuid4()}"
+        chunks.append(f"{name}<<{delimiter}\n{value}\n{delimiter}\n")
+    return "".join(chunks)
+
+
+def append_file(path: str | Path, text: str) -> None:
+    """Append ``text`` in one write (the runner reads these files after the step)."""
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(text)
+
+
+def write_owned(path: Path, text: str, owner_of: Path) -> None:
+    """Write ``path`` atomically and, when running as root, give it to ``owner_of``'s owner.
+
+    A container action runs as root on a workspace owned by the runner user: files it leaves
+    would otherwise block the next ``actions/checkout`` clean-up.
+    """
+    write_atomic(path, text)
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        st = owner_of.stat()
+        for target in (path.parent, path):
+            os.chown(target, st.st_uid, st.st_gid)
+
+
+def write_artifacts(
+    workspace: Path, directory: str, stem: str, rendered: Mapping[str, str]
+) -> dict[str, str]:
+    """Write each rendering (``markdown``/``xml``/``json``) under the workspace; fmt → relative path."""
+    suffix = {"markdown": "md", "xml": "xml", "json": "json"}
+    out = {}
+    for fmt, text in rendered.items():
+        relative = f"{directory}/{stem}.{suffix[fmt]}"
+        write_owned(workspace / relative, text, owner_of=workspace)
+        out[fmt] = relative
+    return out
+
+
+def truncate_bytes(text: str, limit: int, note: str) -> str:
+    """``text`` cut at a line boundary to ``limit`` UTF-8 bytes (job summary cap), fences closed."""
+    if utf8_len(text) <= limit:
+        return text
+    return hard_cut(text, limit, utf8_len, note)

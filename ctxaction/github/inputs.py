@@ -1,0 +1,129 @@
+"""Action inputs from ``INPUT_*`` environment variables, validated into one typed value.
+
+The runner passes ``with:`` values as ``INPUT_<NAME UPPERCASED>`` with hyphens kept
+(``INPUT_GITHUB-TOKEN``); some launchers (and shells) can only set underscores, so
+``INPUT_GITHUB_TOKEN`` is read as a fallback. ``required: true`` in action.yml is not enforced
+by the runner, so every value is checked here and a bad one is a single ``InputError`` that
+names the input, what it got and what it accepts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from ctxaction.github.client import ROLES
+from ctxaction.github.command import BUDGET_RANGE, COMMAND_RE, FORMATS, PROFILE_RE
+
+OUTPUTS = ("comment", "artifact", "summary")
+TRUE = frozenset({"true", "yes", "on", "1"})
+FALSE = frozenset({"false", "no", "off", "0", ""})
+HISTORY_RANGE = (0, 100_000)
+ARTIFACT_DIR_RE = re.compile(r"^[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)*$")
+
+
+class InputError(ValueError):
+    """An action input is missing or invalid."""
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """The validated ``with:`` values of one run."""
+
+    token: str
+    task: str = "auto"
+    budget: int | None = None
+    config: str = ""
+    outputs: frozenset[str] = frozenset({"comment", "summary"})
+    command: str = "/context"
+    min_permission: str = "write"
+    fmt: str = "markdown"
+    history_depth: int = 500
+    edited_comments: bool = False
+    bot_login: str = ""
+    artifact_dir: str = "context-package"
+
+
+def raw_input(env: Mapping[str, str], name: str) -> str:
+    """The trimmed value of input ``name`` (``INPUT_NAME-WITH-HYPHENS``, else underscores)."""
+    upper = name.upper()
+    value = env.get(f"INPUT_{upper}")
+    if value is None:
+        value = env.get(f"INPUT_{upper.replace('-', '_')}", "")
+    return value.strip()
+
+
+def _show(value: str) -> str:
+    return repr(value[:60] + ("…" if len(value) > 60 else ""))
+
+
+def _int(name: str, value: str, low: int, high: int) -> int:
+    if not re.fullmatch(r"\d+", value) or not low <= int(value) <= high:
+        raise InputError(f"input '{name}': expected a whole number from {low} to {high}, got {_show(value)}")
+    return int(value)
+
+
+def _bool(name: str, value: str) -> bool:
+    lowered = value.lower()
+    if lowered in TRUE:
+        return True
+    if lowered in FALSE:
+        return False
+    raise InputError(f"input '{name}': expected true or false, got {_show(value)}")
+
+
+def _choice(name: str, value: str, choices: tuple[str, ...]) -> str:
+    if value not in choices:
+        raise InputError(f"input '{name}': expected one of {', '.join(choices)}, got {_show(value)}")
+    return value
+
+
+def _outputs(value: str) -> frozenset[str]:
+    items = [item for item in re.split(r"[\s,]+", value.lower()) if item]
+    if not items:
+        raise InputError(f"input 'output': name at least one of {', '.join(OUTPUTS)}")
+    for item in items:
+        _choice("output", item, OUTPUTS)
+    return frozenset(items)
+
+
+def read_inputs(env: Mapping[str, str]) -> Inputs:
+    """Validate every input; raises ``InputError`` on the first bad one."""
+
+    def get(name: str, default: str = "") -> str:
+        return raw_input(env, name) or default
+
+    token = get("github-token")
+    if not token:
+        raise InputError(
+            "input 'github-token' is empty: pass `github-token: ${{ github.token }}` (the default) "
+            "or a token secret"
+        )
+    task = get("task", "auto")
+    if not PROFILE_RE.match(task):
+        raise InputError(f"input 'task': expected 'auto' or a profile name, got {_show(task)}")
+    budget_text = get("budget")
+    command = get("command", "/context")
+    if not COMMAND_RE.match(command):
+        raise InputError(f"input 'command': expected a slash and a word like /context, got {_show(command)}")
+    bot_login = get("bot-login")
+    if bot_login and not re.fullmatch(r"[A-Za-z0-9-]+(?:\[bot\])?", bot_login):
+        raise InputError(f"input 'bot-login': expected a GitHub login, got {_show(bot_login)}")
+    artifact_dir = get("artifact-dir", "context-package")
+    if not ARTIFACT_DIR_RE.match(artifact_dir) or ".." in artifact_dir.split("/"):
+        raise InputError(f"input 'artifact-dir': expected a workspace folder, got {_show(artifact_dir)}")
+    return Inputs(
+        token=token,
+        task=task,
+        budget=_int("budget", budget_text, *BUDGET_RANGE) if budget_text else None,
+        config=get("config"),
+        outputs=_outputs(get("output", "comment,summary")),
+        command=command,
+        min_permission=_choice("min-permission", get("min-permission", "write"), ROLES[1:]),
+        fmt=_choice("format", get("format", "markdown"), FORMATS),
+        history_depth=_int("history-depth", get("history-depth", "500"), *HISTORY_RANGE),
+        edited_comments=_bool("edited-comments", get("edited-comments", "false")),
+        bot_login=bot_login,
+        artifact_dir=artifact_dir,
+    )

@@ -1,0 +1,125 @@
+"""REST calls through PyGithub against the loopback fake: pagination, retries, errors, upsert lookup."""
+
+from __future__ import annotations
+
+import pytest
+
+from ctxaction.github.client import ACTIONS_BOT, Client, GitHubError, find_own, role_at_least
+from ctxaction.github.deliver import MARKER, MARKER_RE
+from tests.ghserver import SECONDARY_MESSAGE, FakeGitHub, webhook_fixture
+
+REPO = "Codertocat/Hello-World"
+
+
+def client_for(fake: FakeGitHub, token: str = "ghs_test", **kwargs: object) -> tuple[Client, list[float]]:
+    slept: list[float] = []
+    return Client(REPO, token, fake.base_url, sleep=slept.append, **kwargs), slept  # type: ignore[arg-type]
+
+
+def test_comments_follow_every_page_with_per_page_100(fake_github: FakeGitHub) -> None:
+    fake_github.add_issue(webhook_fixture("issues.opened.json")["issue"])
+    for i in range(230):
+        fake_github.add_comment(1, f"comment {i}")
+    client, _ = client_for(fake_github)
+    comments = client.comments(1)
+    assert [c.body for c in comments] == [f"comment {i}" for i in range(230)]
+    pages = fake_github.calls("GET", r"/issues/1/comments$")
+    assert len(pages) == 3 and all(r.query["per_page"] == ["100"] for r in pages)
+    assert all(r.authorization == "token ghs_test" for r in pages)
+
+
+def test_own_comment_needs_marker_and_author(fake_github: FakeGitHub) -> None:
+    fake_github.add_issue(webhook_fixture("issues.opened.json")["issue"])
+    fake_github.add_comment(1, f"{MARKER}\ncopied by a person", login="mallory")
+    fake_github.add_comment(1, "no marker", login=ACTIONS_BOT, user_type="Bot")
+    ours = fake_github.add_comment(1, f"{MARKER}\nours", login=ACTIONS_BOT, user_type="Bot")
+    client, _ = client_for(fake_github)
+    found = find_own(client.comments(1), MARKER_RE, client.own_login())
+    assert found is not None and found.id == ours
+
+
+def test_personal_token_asks_who_it_is(fake_github: FakeGitHub) -> None:
+    fake_github.token_login = "octo-dev"
+    client, _ = client_for(fake_github, token="ghp_" + "x" * 36)
+    assert client.own_login() == "octo-dev"
+    assert client.own_login("custom-app[bot]") == "custom-app[bot]"
+    assert len(fake_github.calls("GET", "^/user$")) == 1
+
+
+def test_secondary_rate_limit_waits_retry_after_then_succeeds(fake_github: FakeGitHub) -> None:
+    fake_github.add_issue(webhook_fixture("issues.opened.json")["issue"])
+    fake_github.fail("POST", r"/issues/1/comments$", 403, SECONDARY_MESSAGE, **{"Retry-After": "7"})
+    client, slept = client_for(fake_github)
+    comment_id, url = client.create_comment(1, "hello")
+    assert slept == [7.0] and url.endswith(f"#issuecomment-{comment_id}")
+    assert len(fake_github.calls("POST", r"/issues/1/comments$")) == 2
+
+
+def test_429_and_5xx_on_reads_are_retried_with_backoff(fake_github: FakeGitHub) -> None:
+    fake_github.add_issue(webhook_fixture("issues.opened.json")["issue"])
+    fake_github.fail("GET", r"/issues/1$", 429, "too many", **{"Retry-After": "2"})
+    fake_github.fail("GET", r"/issues/1$", 502, "bad gateway")
+    client, slept = client_for(fake_github)
+    assert client.issue(1)["number"] == 1
+    assert slept == [2.0, 2.0]  # Retry-After, then the second attempt's backoff
+
+
+def test_5xx_on_a_write_is_not_retried(fake_github: FakeGitHub) -> None:
+    fake_github.add_issue(webhook_fixture("issues.opened.json")["issue"])
+    fake_github.fail("POST", r"/comments$", 500, "oops")
+    client, slept = client_for(fake_github)
+    with pytest.raises(GitHubError, match=r"comment on #1 failed \(500\): oops"):
+        client.create_comment(1, "x")
+    assert slept == [] and len(fake_github.calls("POST")) == 1
+
+
+def test_retries_are_bounded(fake_github: FakeGitHub) -> None:
+    fake_github.add_issue(webhook_fixture("issues.opened.json")["issue"])
+    fake_github.fail("GET", r"/issues/1$", 503, "unavailable", times=10)
+    client, slept = client_for(fake_github, attempts=3)
+    with pytest.raises(GitHubError, match=r"\(503\)"):
+        client.issue(1)
+    assert len(fake_github.calls("GET", r"/issues/1$")) == 3 and slept == [1.0, 2.0]
+
+
+def test_wait_longer_than_the_cap_fails_clearly(fake_github: FakeGitHub) -> None:
+    fake_github.fail("GET", r"/pulls/2$", 403, SECONDARY_MESSAGE, **{"Retry-After": "3600"})
+    client, slept = client_for(fake_github, max_wait=60)
+    with pytest.raises(GitHubError, match=r"asks to wait 3600s, more than the 60s"):
+        client.pull(2)
+    assert slept == []
+
+
+def test_plain_403_is_not_retried_and_read_only_is_recognised(fake_github: FakeGitHub) -> None:
+    fake_github.add_issue(webhook_fixture("issues.opened.json")["issue"])
+    fake_github.read_only = True
+    client, slept = client_for(fake_github)
+    with pytest.raises(GitHubError) as info:
+        client.create_comment(1, "x")
+    assert info.value.read_only and info.value.status == 403 and slept == []
+
+
+def test_404_is_a_clear_error(fake_github: FakeGitHub) -> None:
+    client, _ = client_for(fake_github)
+    with pytest.raises(GitHubError, match=r"get issue #99 failed \(404\): Not Found"):
+        client.issue(99)
+
+
+def test_roles_and_ranking(fake_github: FakeGitHub) -> None:
+    fake_github.roles.update(alice="maintain", bob="triage")
+    client, _ = client_for(fake_github)
+    assert client.role("alice") == "maintain" and client.role("bob") == "triage"
+    assert client.role("carol") == "read"
+    assert role_at_least("maintain", "write") and not role_at_least("triage", "write")
+    assert not role_at_least("mystery", "read")
+
+
+def test_pull_files_and_reactions(fake_github: FakeGitHub) -> None:
+    pull = webhook_fixture("pull_request.opened.json")["pull_request"]
+    fake_github.add_pull(pull, [f"src/f{i}.py" for i in range(120)])
+    cid = fake_github.add_comment(2, "/context")
+    client, _ = client_for(fake_github)
+    assert client.pull_files(2) == [f"src/f{i}.py" for i in range(120)]
+    assert client.pull(2)["head"]["sha"] == pull["head"]["sha"]
+    client.react(2, cid, "eyes")
+    assert fake_github.reactions == [(cid, "eyes")]
