@@ -64,6 +64,8 @@ class Candidate:
     score: float = 0.0
     required: bool = False
     max_lines: int | None = None
+    # Multiplier for the kind of file (source 1.0; tests, docs and data lower), set by the ranker.
+    prior: float = 1.0
 
 
 @dataclass(frozen=True)
