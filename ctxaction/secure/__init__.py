@@ -22,8 +22,17 @@ from ctxaction.secure.finding import Finding
 from ctxaction.secure.paths import PathRules
 from ctxaction.secure.personal import bulk_personal_data
 
-__all__ = ["Allowlist", "Detector", "Finding", "PathRules", "bulk_personal_data", "default_detector",
-           "redact", "redact_with", "scan"]
+__all__ = [
+    "Allowlist",
+    "Detector",
+    "Finding",
+    "PathRules",
+    "bulk_personal_data",
+    "default_detector",
+    "redact",
+    "redact_with",
+    "scan",
+]
 
 
 @lru_cache(maxsize=1)

@@ -9,8 +9,12 @@ from dataclasses import dataclass, field
 import pathspec
 
 # Inline markers of ctxaction, detect-secrets and gitleaks, on the secret's line.
-INLINE_MARKERS: tuple[str, ...] = ("ctxaction: allow", "ctxaction:allow", "pragma: allowlist secret",
-                                   "gitleaks:allow")
+INLINE_MARKERS: tuple[str, ...] = (
+    "ctxaction: allow",
+    "ctxaction:allow",
+    "pragma: allowlist secret",
+    "gitleaks:allow",
+)
 # detect-secrets' marker for the following line.
 NEXTLINE_MARKER = "pragma: allowlist nextline secret"
 

@@ -84,7 +84,13 @@ class Detector:
         return self._findings(_resolve(hits), lines)
 
     def _accept(
-        self, rule: Rule, groups: dict[str, str | None], secret: str, start: int, end: int, lines: _Lines,
+        self,
+        rule: Rule,
+        groups: dict[str, str | None],
+        secret: str,
+        start: int,
+        end: int,
+        lines: _Lines,
         path: str,
     ) -> bool:
         if len(secret) < rule.min_len or any(example in secret for example in KNOWN_EXAMPLES):
@@ -106,7 +112,11 @@ class Detector:
             return True
         _, line_end = lines.bounds(last)
         ctx = Context(
-            match=secret, line=line, path=path, key=groups.get("key") or "", quote=groups.get("q") or "",
+            match=secret,
+            line=line,
+            path=path,
+            key=groups.get("key") or "",
+            quote=groups.get("q") or "",
             after=lines.text[end:line_end].rstrip("\r"),
         )
         return rule.check(secret, ctx)
@@ -126,11 +136,18 @@ class Detector:
         for hit, first, last in placed:
             line_start, _ = lines.bounds(first)
             secret = lines.text[hit.start : hit.end]
-            findings.append(Finding(
-                rule=hit.rule.id, line=first, column=hit.start - line_start + 1,
-                preview=preview_line(lines.line(first), by_line[first]),
-                fingerprint=fingerprint(hit.rule.id, secret), start=hit.start, end=hit.end, end_line=last,
-            ))
+            findings.append(
+                Finding(
+                    rule=hit.rule.id,
+                    line=first,
+                    column=hit.start - line_start + 1,
+                    preview=preview_line(lines.line(first), by_line[first]),
+                    fingerprint=fingerprint(hit.rule.id, secret),
+                    start=hit.start,
+                    end=hit.end,
+                    end_line=last,
+                )
+            )
         return findings
 
 

@@ -98,6 +98,13 @@ def prefixed(
     """A rule for a token with a distinctive prefix: the value alone is enough."""
     pattern = rf"(?<![\w\-])(?P<secret>{value}){END}"
     return Rule(
-        rule_id, description, pattern, keywords, entropy=entropy, validate=validate, tp=tp, fp=fp,
+        rule_id,
+        description,
+        pattern,
+        keywords,
+        entropy=entropy,
+        validate=validate,
+        tp=tp,
+        fp=fp,
         min_len=min_len,
     )

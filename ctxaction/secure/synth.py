@@ -92,8 +92,11 @@ def _b64url(data: bytes) -> str:
 
 def _jwt(rng: random.Random) -> str:
     header = _b64url(json.dumps({"alg": "HS256", "typ": "JWT"}).encode())
-    claims = {"sub": str(rng.randrange(10**8)), "name": "svc-" + _chars(rng, CLASSES["lower"], 6),
-              "iat": 1700000000 + rng.randrange(10**6)}
+    claims = {
+        "sub": str(rng.randrange(10**8)),
+        "name": "svc-" + _chars(rng, CLASSES["lower"], 6),
+        "iat": 1700000000 + rng.randrange(10**6),
+    }
     payload = _b64url(json.dumps(claims).encode())
     return f"{header}.{payload}.{_chars(rng, CLASSES['b64url'], 43)}"
 

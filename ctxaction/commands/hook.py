@@ -1,0 +1,34 @@
+"""``ctxaction hook install|uninstall``: the secret check as a plain git pre-commit hook."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``hook`` parser."""
+    parser = subparsers.add_parser(
+        "hook",
+        help="install or remove the pre-commit secret check (without the pre-commit framework)",
+        description="Install or remove a git pre-commit hook that runs `ctxaction-secrets` on staged "
+        "changes. An existing hook is kept and chained, never overwritten.",
+    )
+    parser.add_argument("action", choices=("install", "uninstall"))
+    parser.add_argument("--repo", type=Path, default=Path("."), help="repository (default: current folder)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Install or uninstall; returns the exit code."""
+    from ctxaction.hook import HookError, install, uninstall
+
+    try:
+        message = install(args.repo) if args.action == "install" else uninstall(args.repo)
+    except HookError as exc:
+        print(f"ctxaction hook: {exc}", file=sys.stderr)
+        return 1
+    print(message)
+    return 0

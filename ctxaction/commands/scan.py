@@ -1,0 +1,79 @@
+"""``ctxaction scan``: find secrets in staged changes, a diff, or files and folders."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``scan`` parser."""
+    parser = subparsers.add_parser(
+        "scan",
+        help="find secrets in staged changes, a diff, or files",
+        description="Find secrets (API keys, tokens, private keys, passwords, credential URLs). "
+        "Exit code 1 when secrets are found, 0 when clean, 2 on a usage error.",
+    )
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        type=Path,
+        metavar="PATH",
+        help="files or folders to scan (default: the current folder)",
+    )
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--staged", action="store_true", help="scan what the next commit adds (the index)")
+    source.add_argument(
+        "--diff", metavar="REV", dest="diff_rev", help="scan what HEAD adds since REV (or a range A..B)"
+    )
+    parser.add_argument(
+        "--all-lines",
+        action="store_true",
+        help="with --staged/--diff: scan whole changed files, not only added lines",
+    )
+    parser.add_argument("--no-ignore", action="store_true", help="with PATH: also scan git-ignored files")
+    parser.add_argument("--format", choices=("text", "json", "sarif"), default="text", dest="fmt")
+    parser.add_argument("--output", "-o", type=Path, help="write the report to this file (atomically)")
+    parser.add_argument(
+        "--baseline", type=Path, metavar="FILE", help="ignore findings listed in this baseline"
+    )
+    parser.add_argument(
+        "--update-baseline",
+        action="store_true",
+        help="write every current finding to --baseline FILE and exit 0",
+    )
+    parser.add_argument("--config", type=Path, help="config file (default: context-packages.yaml lookup)")
+    parser.add_argument("--list-rules", action="store_true", help="list the detection rules and exit")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the scan; returns the exit code."""
+    from ctxaction.cli import UsageError
+    from ctxaction.secure.cli import ScanOptions, ScanUsageError, execute
+
+    if args.list_rules:
+        from ctxaction.secure.rules import ALL_RULES
+
+        for rule in ALL_RULES:
+            print(f"{rule.id}\t{rule.description}")
+        return 0
+    if args.paths and (args.staged or args.diff_rev):
+        raise UsageError("PATH cannot be combined with --staged or --diff")
+    opts = ScanOptions(
+        paths=list(args.paths),
+        staged=args.staged,
+        diff_rev=args.diff_rev,
+        all_lines=args.all_lines,
+        no_ignore=args.no_ignore,
+        fmt=args.fmt,
+        output=args.output,
+        baseline=args.baseline,
+        update_baseline=args.update_baseline,
+        config=args.config,
+    )
+    try:
+        return execute(opts)
+    except ScanUsageError as exc:
+        raise UsageError(str(exc)) from None

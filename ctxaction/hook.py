@@ -1,0 +1,169 @@
+"""The pre-commit secret check (``ctxaction-secrets``) and the plain git hook installer.
+
+``ctxaction-secrets [FILE…]`` scans the staged blobs (the index, not the work tree), added lines
+only; given file names (as pre-commit passes them) it limits itself to those, and scans any that
+are not staged (pre-push or manual runs) whole from disk. Exit 1 blocks the commit.
+
+``ctxaction hook install`` writes :data:`SHIM` into the folder ``git rev-parse --git-path hooks``
+names (so ``core.hooksPath`` and worktrees are honoured); an existing hook is moved aside to
+``pre-commit.ctxaction-legacy`` and run first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+MARKER = "# ctxaction-secrets hook (managed by `ctxaction hook install`)"
+LEGACY_SUFFIX = ".ctxaction-legacy"
+HOOK_NAME = "pre-commit"
+
+SHIM = f"""#!/bin/sh
+{MARKER}
+# Blocks a commit that adds a secret. Remove with `ctxaction hook uninstall`;
+# skip once with `git commit --no-verify`. A hook that was here before was kept
+# as pre-commit{LEGACY_SUFFIX} and runs first.
+legacy="$(dirname -- "$0")/pre-commit{LEGACY_SUFFIX}"
+if [ -x "$legacy" ]; then
+    "$legacy" "$@" || exit $?
+fi
+PYTHON="${{CTXACTION_PYTHON:-}}"
+if [ -n "$PYTHON" ] && [ -x "$PYTHON" ]; then
+    exec "$PYTHON" -m ctxaction.hook
+fi
+if command -v ctxaction-secrets >/dev/null 2>&1; then
+    exec ctxaction-secrets
+fi
+echo "ctxaction-secrets not found: pip install ctxaction, or skip once with git commit --no-verify" >&2
+exit 1
+"""
+
+
+class HookError(Exception):
+    """Install/uninstall cannot proceed; the message says why and what to do."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``ctxaction-secrets``; returns 1 when secrets are staged."""
+    parser = argparse.ArgumentParser(prog="ctxaction-secrets", description=__doc__.split("\n\n")[1])
+    parser.add_argument("files", nargs="*", help="files to check (default: every staged change)")
+    parser.add_argument(
+        "--all-lines", action="store_true", help="scan whole staged files, not only added lines"
+    )
+    parser.add_argument(
+        "--baseline", type=Path, metavar="FILE", help="ignore findings listed in this baseline"
+    )
+    parser.add_argument("--config", type=Path, help="config file (default: context-packages.yaml lookup)")
+    args = parser.parse_args(argv)
+
+    from ctxaction.secure.cli import ScanOptions, ScanUsageError, execute
+    from ctxaction.secure.sources import repo_root
+
+    cwd = Path.cwd()
+    root = repo_root(cwd)
+    if root is None:
+        if not args.files:
+            print("ctxaction-secrets: not inside a git repository; nothing staged to scan", file=sys.stderr)
+            return 0
+        opts = ScanOptions(
+            paths=[Path(f) for f in args.files],
+            no_ignore=True,
+            baseline=args.baseline,
+            config=args.config,
+            cwd=cwd,
+        )
+    else:
+        only = [_repo_path(root, cwd, f) for f in args.files] if args.files else None
+        opts = ScanOptions(
+            staged=True,
+            all_lines=args.all_lines,
+            baseline=args.baseline,
+            config=args.config,
+            only=only,
+            cwd=root,
+        )
+    try:
+        return execute(opts)
+    except ScanUsageError as exc:
+        print(f"ctxaction-secrets: {exc}", file=sys.stderr)
+        return 2
+
+
+def _repo_path(root: Path, cwd: Path, name: str) -> str:
+    path = Path(name)
+    full = path if path.is_absolute() else cwd / path
+    try:
+        return full.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def hooks_dir(cwd: Path) -> Path:
+    """The hooks folder git uses here (``core.hooksPath``, worktrees and ``$GIT_DIR`` honoured)."""
+    proc = subprocess.run(
+        ["git", "rev-parse", "--git-path", "hooks"], cwd=cwd, capture_output=True, check=False
+    )
+    if proc.returncode != 0:
+        raise HookError(f"{cwd}: not a git repository (run `ctxaction hook install` inside one)")
+    path = Path(proc.stdout.decode("utf-8", "replace").strip())
+    return path if path.is_absolute() else cwd / path
+
+
+def install(cwd: Path, python: str = sys.executable) -> str:
+    """Install the shim as the pre-commit hook; returns a one-line description of what happened."""
+    folder = hooks_dir(cwd)
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / HOOK_NAME
+    legacy = folder / (HOOK_NAME + LEGACY_SUFFIX)
+    shim = SHIM.replace('PYTHON="${CTXACTION_PYTHON:-}"', f'PYTHON="${{CTXACTION_PYTHON:-{python}}}"')
+    if _ours(target):
+        _write_executable(target, shim)
+        return f"ctxaction hook already installed at {target} (refreshed)"
+    moved = ""
+    if target.exists() or target.is_symlink():
+        if legacy.exists() or legacy.is_symlink():
+            raise HookError(f"{legacy} already exists; move it away before installing")
+        target.rename(legacy)
+        moved = f"; the existing hook now runs first from {legacy.name}"
+    _write_executable(target, shim)
+    return f"ctxaction hook installed at {target}{moved}"
+
+
+def uninstall(cwd: Path) -> str:
+    """Remove our hook and put back the one it replaced; never touches a hook that is not ours."""
+    folder = hooks_dir(cwd)
+    target = folder / HOOK_NAME
+    legacy = folder / (HOOK_NAME + LEGACY_SUFFIX)
+    if not target.exists() and not target.is_symlink():
+        return f"no pre-commit hook at {target}; nothing to do"
+    if not _ours(target):
+        raise HookError(f"{target} was not installed by ctxaction; left it alone")
+    target.unlink()
+    if legacy.exists() or legacy.is_symlink():
+        legacy.rename(target)
+        return f"ctxaction hook removed; restored the previous hook at {target}"
+    return f"ctxaction hook removed from {target}"
+
+
+def _ours(path: Path) -> bool:
+    if path.is_symlink() or not path.is_file():
+        return False
+    try:
+        return MARKER in path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+
+
+def _write_executable(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.chmod(0o755)
+    os.replace(tmp, path)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,105 @@
+"""What ``ctxaction scan`` and the ``ctxaction-secrets`` hook share: options → blobs → report.
+
+Kept free of the packager's imports (no tiktoken, PyGithub or Jinja) so that a hook run starts fast.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ctxaction.secure import baseline as baseline_file
+from ctxaction.secure.detect import Detector
+from ctxaction.secure.report import render, summary
+from ctxaction.secure.rules import ALL_RULES
+from ctxaction.secure.run import Outcome, scan_blobs
+from ctxaction.secure.settings import SettingsError, load_settings
+from ctxaction.secure.sources import Blob, SourceError, diff, files, repo_root, staged, staged_paths
+
+
+class ScanUsageError(Exception):
+    """Bad options or input the user must fix (exit code 2); the message is one clear line."""
+
+
+@dataclass
+class ScanOptions:
+    """One scan request. Exactly one of ``staged``, ``diff_rev`` or ``paths`` picks the source."""
+
+    paths: list[Path] = field(default_factory=list)
+    staged: bool = False
+    diff_rev: str | None = None
+    all_lines: bool = False
+    no_ignore: bool = False
+    fmt: str = "text"
+    output: Path | None = None
+    baseline: Path | None = None
+    update_baseline: bool = False
+    config: Path | None = None
+    only: list[str] | None = None  # hook: restrict the staged scan to these repo paths
+    cwd: Path = field(default_factory=Path.cwd)
+
+
+def execute(opts: ScanOptions) -> int:
+    """Run a scan and print the report: 1 when secrets were found, 0 when clean, 2 on bad usage."""
+    try:
+        outcome = _outcome(opts)
+    except (SourceError, SettingsError, baseline_file.BaselineError) as exc:
+        raise ScanUsageError(str(exc)) from None
+    if opts.update_baseline:
+        assert opts.baseline is not None
+        count = baseline_file.dump(
+            opts.baseline,
+            (
+                (item.path, item.finding.line, item.finding.rule, item.finding.fingerprint)
+                for item in outcome.findings
+            ),
+        )
+        print(f"ctxaction: wrote {count} finding(s) to baseline {opts.baseline}", file=sys.stderr)
+        return 0
+    report = render(outcome, opts.fmt)
+    if opts.output is not None:
+        from ctxaction.output import write_atomic
+
+        write_atomic(opts.output, report)
+    elif report:
+        sys.stdout.write(report)
+    sys.stderr.write(summary(outcome))
+    return 1 if outcome.findings else 0
+
+
+def _outcome(opts: ScanOptions) -> Outcome:
+    if opts.update_baseline and opts.baseline is None:
+        raise ScanUsageError("--update-baseline needs --baseline FILE")
+    sources = sum([opts.staged, opts.diff_rev is not None, bool(opts.paths)])
+    if sources > 1:
+        raise ScanUsageError("choose one source: --staged, --diff REV or PATH…")
+    root = repo_root(opts.cwd)
+    if (opts.staged or opts.diff_rev is not None) and root is None:
+        raise ScanUsageError(f"{opts.cwd}: not a git repository (run inside one, or scan PATH… instead)")
+    settings = load_settings(root or opts.cwd, opts.config)
+    detector = Detector(ALL_RULES, settings.allowlist)
+    known = (
+        baseline_file.load(opts.baseline)
+        if opts.baseline is not None and not opts.update_baseline
+        else frozenset()
+    )
+    blobs = _blobs(opts, root, settings.max_file_size)
+    return scan_blobs(blobs, detector, known)
+
+
+def _blobs(opts: ScanOptions, root: Path | None, max_bytes: int) -> list[Blob]:
+    if opts.staged:
+        assert root is not None
+        blobs = list(staged(root, all_lines=opts.all_lines, only=opts.only, max_bytes=max_bytes))
+        if opts.only is not None:
+            # Files the hook was handed that are not staged (pre-push, manual runs): scan them whole.
+            seen = {blob.path for blob in blobs} | staged_paths(root)
+            rest = [root / p for p in opts.only if p not in seen and (root / p).is_file()]
+            blobs += list(files(rest, no_ignore=True, max_bytes=max_bytes, base=root))
+        return blobs
+    if opts.diff_rev is not None:
+        assert root is not None
+        return list(diff(root, opts.diff_rev, all_lines=opts.all_lines, max_bytes=max_bytes))
+    paths = [p if p.is_absolute() else opts.cwd / p for p in (opts.paths or [Path(".")])]
+    return list(files(paths, no_ignore=opts.no_ignore, max_bytes=max_bytes, base=opts.cwd))

@@ -1,0 +1,49 @@
+"""Blobs in, results out: scan each text, keep findings on added lines, drop baselined ones."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from ctxaction.secure.detect import Detector
+from ctxaction.secure.finding import Finding
+from ctxaction.secure.sources import Blob
+
+
+@dataclass(frozen=True)
+class Located:
+    """A finding and the path it was found in."""
+
+    path: str
+    finding: Finding
+
+
+@dataclass
+class Outcome:
+    """Everything a report needs: findings, skipped files with reasons, counts."""
+
+    findings: list[Located] = field(default_factory=list)
+    notes: list[tuple[str, str]] = field(default_factory=list)
+    scanned: int = 0
+    baselined: int = 0
+
+
+def scan_blobs(blobs: Iterable[Blob], detector: Detector, baseline: frozenset[str] = frozenset()) -> Outcome:
+    """Scan every blob; a finding counts when it touches an added line (if lines are given) and
+    its fingerprint is not in ``baseline``."""
+    outcome = Outcome()
+    for blob in blobs:
+        if blob.text is None:
+            outcome.notes.append((blob.path, blob.note))
+            continue
+        outcome.scanned += 1
+        for finding in detector.scan(blob.text, blob.path):
+            if blob.lines is not None and not any(
+                n in blob.lines for n in range(finding.line, finding.last_line + 1)
+            ):
+                continue
+            if finding.fingerprint in baseline:
+                outcome.baselined += 1
+                continue
+            outcome.findings.append(Located(blob.path, finding))
+    return outcome

@@ -1,0 +1,315 @@
+"""Where texts to scan come from: the git index, a diff between revisions, or files and folders.
+
+Each source yields :class:`Blob` values. Git is driven with argument lists only (no shell), with
+``--end-of-options`` before user-given revisions, and its output is decoded with replacement.
+Config that could change the diff format (external diff, textconv, prefixes, relative) is
+overridden on the command line.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_MAX_BYTES = 2_000_000
+_NULL_SHA = re.compile(r"^0+$")
+_HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
+_DIFF_FLAGS = (
+    "--no-color",
+    "--no-ext-diff",
+    "--no-textconv",
+    "--find-renames",
+    "--src-prefix=a/",
+    "--dst-prefix=b/",
+    "--no-relative",
+)
+# Only regular files and executables hold text worth scanning (not symlinks or submodules).
+_FILE_MODES = ("100644", "100755")
+
+
+class SourceError(Exception):
+    """The source cannot be read (not a repository, unknown revision …); message is user-facing."""
+
+
+@dataclass(frozen=True)
+class Blob:
+    """One text to scan. ``lines`` limits findings to those lines (added lines); None = all.
+
+    ``text`` is None when the blob was skipped; ``note`` then says why (binary, too large …).
+    """
+
+    path: str
+    text: str | None
+    lines: frozenset[int] | None = None
+    note: str = ""
+
+
+def _git(root: Path | None, *args: str, stdin: bytes | None = None) -> bytes:
+    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
+    proc = subprocess.run(
+        ["git", "-c", "core.quotePath=false", *args],
+        cwd=root,
+        input=stdin,
+        capture_output=True,
+        env=env,
+        check=False,
+    )
+    if proc.returncode != 0:
+        message = proc.stderr.decode("utf-8", "replace").strip().split("\n")[-1]
+        raise SourceError(f"git {args[0]} failed: {message}")
+    return proc.stdout
+
+
+def repo_root(start: Path) -> Path | None:
+    """The work tree root containing ``start``, or None when it is not inside a git repository."""
+    try:
+        out = _git(start if start.is_dir() else start.parent, "rev-parse", "--show-toplevel")
+    except (SourceError, OSError):
+        return None
+    return Path(out.decode("utf-8", "replace").strip())
+
+
+def decode(data: bytes, path: str, max_bytes: int) -> tuple[str | None, str]:
+    """``(text, note)``: None with a note for binary or oversized content; UTF-8 with replacement."""
+    if len(data) > max_bytes:
+        return None, f"skipped: {len(data):,} bytes is over the {max_bytes:,}-byte limit"
+    if b"\0" in data[:8192]:
+        return None, "skipped: binary"
+    return data.decode("utf-8", "replace"), ""
+
+
+def _read_blobs(root: Path, shas: Sequence[str]) -> dict[str, bytes]:
+    """Object contents by sha, in one ``git cat-file --batch`` process."""
+    if not shas:
+        return {}
+    out = _git(root, "cat-file", "--batch", stdin="".join(f"{sha}\n" for sha in shas).encode())
+    blobs: dict[str, bytes] = {}
+    pos = 0
+    for sha in shas:
+        end = out.index(b"\n", pos)
+        header = out[pos:end].split()
+        pos = end + 1
+        if len(header) < 3 or header[1] == b"missing":
+            continue
+        size = int(header[2])
+        blobs[sha] = out[pos : pos + size]
+        pos += size + 1
+    return blobs
+
+
+@dataclass(frozen=True)
+class _Change:
+    path: str
+    sha: str
+    status: str
+    mode: str
+
+
+def _raw_changes(root: Path, diff_args: Sequence[str]) -> list[_Change]:
+    """Parse ``git diff --raw -z``: new blob sha, status and mode of every changed path."""
+    out = _git(root, "diff", "--raw", "-z", *_DIFF_FLAGS, *diff_args).decode("utf-8", "replace")
+    fields = out.split("\0")
+    changes: list[_Change] = []
+    i = 0
+    while i < len(fields) - 1:
+        meta = fields[i].lstrip(":").split()
+        status = meta[4][0] if len(meta) > 4 else "?"
+        if status in "RC":
+            path = fields[i + 2]
+            i += 3
+        else:
+            path = fields[i + 1]
+            i += 2
+        changes.append(
+            _Change(path, meta[3] if len(meta) > 3 else "", status, meta[1] if len(meta) > 1 else "")
+        )
+    return changes
+
+
+def _unquote(path: str) -> str:
+    """Undo git's C-style quoting of a path in patch headers (``"a\\tb"``, octal bytes)."""
+    if not (path.startswith('"') and path.endswith('"')):
+        return path
+    raw = bytearray()
+    body = path[1:-1].encode("utf-8", "surrogateescape")
+    i = 0
+    escapes = {
+        ord("n"): 10,
+        ord("t"): 9,
+        ord('"'): 34,
+        ord("\\"): 92,
+        ord("a"): 7,
+        ord("b"): 8,
+        ord("f"): 12,
+        ord("r"): 13,
+        ord("v"): 11,
+    }
+    while i < len(body):
+        ch = body[i]
+        if ch == 92 and i + 1 < len(body):
+            nxt = body[i + 1]
+            if 48 <= nxt <= 55 and i + 3 < len(body) + 1:
+                raw.append(int(body[i + 1 : i + 4], 8))
+                i += 4
+                continue
+            raw.append(escapes.get(nxt, nxt))
+            i += 2
+            continue
+        raw.append(ch)
+        i += 1
+    return raw.decode("utf-8", "replace")
+
+
+def _added_lines(root: Path, diff_args: Sequence[str]) -> dict[str, set[int]]:
+    """Added line numbers (new side) per path, from a zero-context patch."""
+    out = _git(root, "diff", "-U0", *_DIFF_FLAGS, *diff_args).decode("utf-8", "replace")
+    added: dict[str, set[int]] = {}
+    current: set[int] | None = None
+    for line in out.split("\n"):
+        if line.startswith("+++ "):
+            target = line[4:].rstrip("\t")  # git appends a tab to names holding spaces
+            path = _unquote(target)
+            current = None if target == "/dev/null" else added.setdefault(path[2:], set())
+        elif line.startswith("@@") and current is not None:
+            match = _HUNK.match(line)
+            if match:
+                start, count = int(match.group(1)), int(match.group(2) or 1)
+                current.update(range(start, start + count))
+    return added
+
+
+def _blobs_from_diff(
+    root: Path,
+    diff_args: Sequence[str],
+    all_lines: bool,
+    only: set[str] | None,
+    max_bytes: int,
+) -> Iterator[Blob]:
+    changes = [c for c in _raw_changes(root, diff_args) if only is None or c.path in only]
+    scannable = []
+    for change in changes:
+        if change.status == "D":
+            continue
+        if change.status == "U" or _NULL_SHA.match(change.sha):
+            yield Blob(change.path, None, note="skipped: unmerged (resolve the conflict first)")
+        elif change.mode not in _FILE_MODES:
+            continue  # symlink target or submodule commit: no file content of ours
+        else:
+            scannable.append(change)
+    added = {} if all_lines or not scannable else _added_lines(root, diff_args)
+    contents = _read_blobs(root, sorted({c.sha for c in scannable}))
+    for change in scannable:
+        lines = None if all_lines else frozenset(added.get(change.path, ()))
+        if lines is not None and not lines:
+            continue  # mode-only change, pure rename, or deletions only
+        text, note = decode(contents.get(change.sha, b""), change.path, max_bytes)
+        yield Blob(change.path, text, lines, note)
+
+
+def staged(
+    root: Path,
+    *,
+    all_lines: bool = False,
+    only: Iterable[str] | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+) -> Iterator[Blob]:
+    """What the next commit adds: staged blobs (index), added lines only unless ``all_lines``.
+
+    Works before the first commit (git compares the index with the empty tree).
+    """
+    yield from _blobs_from_diff(
+        root, ["--cached"], all_lines, set(only) if only is not None else None, max_bytes
+    )
+
+
+def diff(
+    root: Path,
+    rev: str,
+    *,
+    all_lines: bool = False,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+) -> Iterator[Blob]:
+    """What ``HEAD`` adds since ``rev`` (``rev`` may also be a ``A..B`` range)."""
+    if rev.startswith("-"):
+        raise SourceError(f"not a revision: {rev!r}")
+    if ".." in rev:
+        base, _, head = rev.partition("..")
+        head = head.lstrip(".") or "HEAD"
+        revs = [_verify(root, base or "HEAD"), _verify(root, head)]
+    else:
+        revs = [_verify(root, rev), _verify(root, "HEAD")]
+    yield from _blobs_from_diff(root, revs, all_lines, None, max_bytes)
+
+
+def _verify(root: Path, rev: str) -> str:
+    try:
+        out = _git(root, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}")
+    except SourceError:
+        raise SourceError(f"unknown revision {rev!r}") from None
+    return out.decode().strip()
+
+
+def files(
+    paths: Sequence[Path],
+    *,
+    no_ignore: bool = False,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    base: Path | None = None,
+) -> Iterator[Blob]:
+    """Files and folders (walked recursively); inside a git repository, ignored files are skipped
+    unless ``no_ignore``. Symlinks are never followed. Paths are shown relative to ``base``."""
+    base = base or Path.cwd()
+    for path in paths:
+        if not path.exists() and not path.is_symlink():
+            raise SourceError(f"{path}: no such file or directory")
+        for file in _walk(path, no_ignore):
+            yield _read_file(file, base, max_bytes)
+
+
+def _walk(path: Path, no_ignore: bool) -> Iterator[Path]:
+    if path.is_symlink():
+        return
+    if path.is_file():
+        yield path
+        return
+    root = None if no_ignore else repo_root(path)
+    if root is not None:
+        out = _git(path, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ".")
+        for name in sorted(set(out.decode("utf-8", "replace").split("\0")) - {""}):
+            file = path / name
+            if file.is_file() and not file.is_symlink():
+                yield file
+        return
+    for dirpath, dirnames, filenames in os.walk(path):
+        dirnames[:] = sorted(
+            d for d in dirnames if d != ".git" and not os.path.islink(os.path.join(dirpath, d))
+        )
+        for name in sorted(filenames):
+            file = Path(dirpath, name)
+            if not file.is_symlink():
+                yield file
+
+
+def _read_file(file: Path, base: Path, max_bytes: int) -> Blob:
+    try:
+        shown = file.resolve().relative_to(base.resolve()).as_posix()
+    except ValueError:
+        shown = file.as_posix()
+    try:
+        size = file.stat().st_size
+        if size > max_bytes:
+            return Blob(shown, None, note=f"skipped: {size:,} bytes is over the {max_bytes:,}-byte limit")
+        data = file.read_bytes()
+    except OSError as exc:
+        return Blob(shown, None, note=f"skipped: {exc.strerror or exc}")
+    text, note = decode(data, shown, max_bytes)
+    return Blob(shown, text, None, note)
+
+
+def staged_paths(root: Path) -> set[str]:
+    """Every path with a staged change (including deletions and mode-only changes)."""
+    return {change.path for change in _raw_changes(root, ["--cached"])}
