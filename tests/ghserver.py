@@ -76,6 +76,7 @@ class FakeGitHub:
         self.comments: dict[int, list[dict[str, Any]]] = {}
         self.roles: dict[str, str] = {}
         self.reactions: list[tuple[int, str]] = []
+        self.minimized: list[tuple[str, str]] = []
         self.failures: list[Failure] = []
         self.read_only = False
         self.requests: list[Recorded] = []
@@ -205,6 +206,8 @@ class FakeGitHub:
         m = re.fullmatch(r"/repos/[^/]+/[^/]+/(.+)", path)
         if path == "/user" and method == "GET":
             return 200, {}, {"login": self.token_login, "type": "User"}
+        if path == "/graphql" and method == "POST":
+            return self._graphql(body)
         if not m:
             return 404, {}, {"message": "Not Found"}
         rest = m.group(1)
@@ -250,6 +253,21 @@ class FakeGitHub:
             return 200, {}, data
         return 404, {}, {"message": "Not Found"}
 
+    def _graphql(self, body: Any) -> tuple[int, dict[str, str], Any]:
+        """The one mutation the action sends: ``minimizeComment`` (GitHub's response shape)."""
+        query = str((body or {}).get("query", ""))
+        given = ((body or {}).get("variables") or {}).get("input") or {}
+        if "minimizeComment" not in query:
+            return 200, {}, {"errors": [{"message": "only minimizeComment is served by this fake"}]}
+        node = str(given.get("subjectId", ""))
+        known = {c["node_id"] for thread in self.comments.values() for c in thread}
+        if node not in known:
+            message = f"Could not resolve to a node with the global id of '{node}'"
+            errors = [{"type": "NOT_FOUND", "message": message}]
+            return 200, {}, {"data": {"minimizeComment": None}, "errors": errors}
+        self.minimized.append((node, str(given.get("classifier", ""))))
+        return 200, {}, {"data": {"minimizeComment": {"minimizedComment": {"isMinimized": True}}}}
+
     def _page(
         self, path: str, query: dict[str, list[str]], items: list[Any]
     ) -> tuple[int, dict[str, str], Any]:
@@ -271,6 +289,7 @@ class FakeGitHub:
         cid = self._next_id
         comment.update(
             id=cid,
+            node_id=f"IC_kwDOfake{cid}",
             body=body,
             url=f"https://api.github.com/repos/{self.repo}/issues/comments/{cid}",
             html_url=f"https://github.com/{self.repo}/issues/{number}#issuecomment-{cid}",
