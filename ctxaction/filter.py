@@ -1,0 +1,117 @@
+"""Phase 3: keep secrets and junk out. Every packaged text passes through here.
+
+A candidate is excluded (and listed with the reason) when its path is sensitive (built-in
+patterns, the config's ``sensitive_paths``, ``.contextignore``, ``--exclude``), when the
+inventory marks it binary / LFS pointer / minified / generated / vendored / lockfile / symlink
+leaving the repo, when it is too big, unreadable, or a dump of personal data. What is kept is
+read once and redacted: secrets become ``[REDACTED:rule-id]`` with the line count unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import pathspec
+
+from ctxaction.model import Candidate, Excluded
+from ctxaction.repo.files import RepoView, split_lines
+from ctxaction.secure import PathRules, bulk_personal_data, redact
+
+# Bigger files are never packed (not even excerpted): they are data, dumps or bundles.
+MAX_FILE_BYTES = 1_000_000
+
+
+@dataclass(frozen=True)
+class Readable:
+    """A candidate that passed the filter, with its redacted lines."""
+
+    candidate: Candidate
+    lines: list[str]
+
+
+@dataclass
+class Filtered:
+    """The filter's result: what may be packed, what may not (and why), and notes."""
+
+    kept: list[Readable] = field(default_factory=list)
+    excluded: list[Excluded] = field(default_factory=list)
+
+
+class Redactor:
+    """Redacts texts and keeps count of what it replaced (rule ids only, never the secrets)."""
+
+    def __init__(self) -> None:
+        self.counts: dict[str, int] = {}
+
+    def __call__(self, text: str, path: str = "") -> str:
+        """``text`` with secrets replaced; ``path`` labels where the findings were."""
+        clean, findings = redact(text, path)
+        if findings:
+            where = path or "the task text"
+            self.counts[where] = self.counts.get(where, 0) + len(findings)
+        return clean
+
+    def warnings(self) -> list[str]:
+        """One line per place that held secrets."""
+        return [f"{n} secret(s) redacted in {where}" for where, n in sorted(self.counts.items())]
+
+
+class PathFilter:
+    """Path-level exclusion: sensitive patterns, ``--exclude`` patterns and the inventory's verdicts."""
+
+    def __init__(self, repo: RepoView, rules: PathRules, exclude: Sequence[str] = ()) -> None:
+        self.repo, self.rules = repo, rules
+        self._exclude = pathspec.GitIgnoreSpec.from_lines(exclude) if exclude else None
+
+    def reason(self, path: str) -> str | None:
+        """Why ``path`` must stay out, or None."""
+        sensitive = self.rules.reason(path)
+        if sensitive:
+            return sensitive
+        if self._exclude is not None and self._exclude.match_file(path):
+            return "excluded by --exclude"
+        entry = self.repo.file(path)
+        if entry is None:
+            return "not tracked"
+        if entry.skip_reason:
+            return entry.skip_reason
+        if entry.size > MAX_FILE_BYTES:
+            return f"too large ({entry.size // 1024} KiB > {MAX_FILE_BYTES // 1024} KiB)"
+        return None
+
+
+def read_clean(repo: RepoView, path: str, redactor: Redactor) -> tuple[list[str] | None, str | None]:
+    """(redacted lines, None) for a readable text file, else (None, why it cannot be packed)."""
+    text = repo.read_text(path)
+    if text is None:
+        return None, "binary or unreadable"
+    if not text.strip():
+        return None, "empty file"
+    personal = bulk_personal_data(text, path)
+    if personal:
+        return None, personal
+    return split_lines(redactor(text, path)), None
+
+
+def filter_candidates(
+    candidates: Sequence[Candidate], repo: RepoView, paths: PathFilter, redactor: Redactor, limit: int,
+) -> Filtered:
+    """Phase 3 over ranked candidates: the first ``limit`` that pass, read and redacted.
+
+    Excluded entries are reported only for candidates (files the ranking proposed), so the list
+    says what the package would have held, not every secret file of the repository.
+    """
+    out = Filtered()
+    for candidate in candidates:
+        if len(out.kept) >= limit:
+            break
+        reason = paths.reason(candidate.path)
+        lines: list[str] | None = None
+        if reason is None:
+            lines, reason = read_clean(repo, candidate.path, redactor)
+        if reason is not None or lines is None:
+            out.excluded.append(Excluded(candidate.path, reason or "unreadable"))
+            continue
+        out.kept.append(Readable(candidate, lines))
+    return out

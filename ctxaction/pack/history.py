@@ -1,0 +1,139 @@
+"""The thread: comments newest first within the history share, older ones compressed extractively.
+
+No model is called: compression keeps the sentences that carry the most signal (code, paths,
+errors, the first sentence) in their original order. Bots' comments (our own package comments
+among them) are left out. Also: fitting a long task body into its allowance.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from ctxaction.model import Comment, HistoryEntry
+from ctxaction.repo.files import split_lines
+from ctxaction.tokens import Counter
+
+# The newest comments go in whole while they stay within this part of the share.
+WHOLE_SHARE = 0.6
+COMPRESSED_TOKENS = 80
+SEPARATOR = " … "
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`\"'(\[])|\n+")
+_CODEY = re.compile(r"`[^`]+`|\w+\(\)|\w+\.\w{1,4}\b|\b[a-z]+_[a-z_]+\b|\b[A-Z][a-z]+[A-Z]\w*\b|/\w+")
+_SIGNAL = re.compile(
+    r"\b(?:error|exception|fail\w*|traceback|crash\w*|expected|actual|instead|because|fix\w*|"
+    r"regression|broken|works?|version|reproduc\w*)\b",
+    re.IGNORECASE,
+)
+
+
+def _strip_noise(text: str) -> str:
+    """Quoted replies out, fenced blocks cut to their first lines."""
+    out: list[str] = []
+    in_fence = 0
+    for line in split_lines(text):
+        stripped = line.strip()
+        if stripped.startswith(("```", "~~~")):
+            in_fence = 0 if in_fence else 1
+            continue
+        if in_fence:
+            in_fence += 1
+            if in_fence <= 4:
+                out.append(stripped)
+            continue
+        if stripped.startswith(">"):
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
+def compress(text: str, limit: int, counter: Counter) -> str:
+    """An extractive summary of ``text`` within ``limit`` tokens (sentences in original order)."""
+    sentences = [s.strip() for s in _SENTENCE.split(_strip_noise(text)) if s and s.strip()]
+    if not sentences:
+        return ""
+    ranked = sorted(
+        range(len(sentences)),
+        key=lambda i: (
+            -(3 * (i == 0) + 2 * bool(_CODEY.search(sentences[i])) + bool(_SIGNAL.search(sentences[i]))
+              + ("?" in sentences[i])),
+            i,
+        ),
+    )
+    chosen: list[int] = []
+    for i in ranked:
+        trial = SEPARATOR.join(sentences[k] for k in sorted([*chosen, i]))
+        if counter.count(trial) <= limit:
+            chosen.append(i)
+    if not chosen:
+        return _cut(sentences[0], limit, counter)
+    return SEPARATOR.join(sentences[k] for k in sorted(chosen))
+
+
+def _cut(text: str, limit: int, counter: Counter) -> str:
+    """The longest word-boundary prefix of ``text`` within ``limit`` tokens, marked with "…"."""
+    words = text.split()
+    lo, hi = 0, len(words)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if counter.count(" ".join(words[:mid]) + " …") <= limit:
+            lo = mid
+        else:
+            hi = mid - 1
+    return " ".join(words[:lo]) + " …" if lo else ""
+
+
+def pack_history(
+    comments: Sequence[Comment], share: int, counter: Counter, *,
+    depth: int | None = None, clean: Callable[[str], str] = lambda t: t,
+) -> list[HistoryEntry]:
+    """Thread comments for the package, oldest first, within ``share`` tokens.
+
+    Newest comments are taken whole while they fit in ``WHOLE_SHARE`` of the share, older ones
+    are compressed to at most ``COMPRESSED_TOKENS``; ``depth`` caps how many comments are read.
+    """
+    people = [c for c in comments if not c.is_bot and c.body.strip()]
+    if depth is not None:
+        people = people[-depth:] if depth > 0 else []
+    picked: list[HistoryEntry] = []
+    used = 0
+    whole_limit = int(share * WHOLE_SHARE)
+    for comment in reversed(people):
+        text = clean(comment.body.strip())
+        tokens = counter.count(text)
+        compressed = False
+        if used + tokens > whole_limit or (picked and picked[-1].compressed):
+            text = compress(text, min(COMPRESSED_TOKENS, share - used), counter)
+            tokens, compressed = counter.count(text), True
+        if not text or used + tokens > share:
+            break
+        used += tokens
+        picked.append(HistoryEntry(comment.author, comment.created_at, text, tokens, compressed))
+    return list(reversed(picked))
+
+
+def fit_text(text: str, limit: int, counter: Counter) -> str:
+    """``text`` whole when it fits ``limit`` tokens, else its first and last lines with a marker."""
+    if counter.count(text) <= limit:
+        return text
+    lines = split_lines(text)
+    head: list[str] = []
+    tail: list[str] = []
+    used = counter.count("… 99999 lines of the text omitted …\n")
+    for line in lines:
+        cost = counter.count(line + "\n")
+        if used + cost > limit * 0.7:
+            if not head:  # one giant first line: keep what fits of it
+                head.append(_cut(line, int(limit * 0.7) - used, counter))
+                used += counter.count(head[0] + "\n")
+            break
+        head.append(line)
+        used += cost
+    for line in reversed(lines[len(head):]):
+        cost = counter.count(line + "\n")
+        if used + cost > limit:
+            break
+        tail.insert(0, line)
+        used += cost
+    skipped = len(lines) - len(head) - len(tail)
+    return "\n".join([*head, f"… {skipped} lines of the text omitted …", *tail]) + "\n"

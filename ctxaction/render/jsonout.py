@@ -1,0 +1,64 @@
+"""The package as JSON: the machine contract of ../shared/DESIGN.md, with the packed text.
+
+Compact separators: every token of the document counts against the budget.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ctxaction.model import Package, PackedFile
+
+VERSION = 1
+
+
+def file_entry(f: PackedFile) -> dict[str, Any]:
+    """One packed file: path, mode, exact 1-based inclusive ranges, tokens, score, reasons, text."""
+    return {
+        "path": f.path,
+        "mode": f.mode,
+        "ranges": [[a, b] for a, b in f.ranges],
+        "tokens": f.tokens,
+        "score": round(f.score, 4),
+        "reasons": list(f.reasons),
+        "lines": f.line_count,
+        "text": f.text,
+    }
+
+
+def to_dict(p: Package) -> dict[str, Any]:
+    """The JSON document as plain values."""
+    task = p.task
+    return {
+        "version": VERSION,
+        "task": {
+            "kind": task.kind, "number": task.number, "title": task.title, "url": task.url,
+            "labels": list(task.labels), "profile": p.profile, "body": task.body,
+        },
+        "files": [file_entry(f) for f in p.files],
+        "omitted": [
+            {"path": o.path, "score": round(o.score, 4), "tokens": o.tokens, "reason": o.reason}
+            for o in p.omitted
+        ],
+        "rules": [
+            {"path": r.path, "tokens": r.tokens, "truncated": r.truncated, "layer": r.layer, "text": r.text}
+            for r in p.rules
+        ],
+        "skills": [{"path": s.path, "name": s.name, "description": s.description} for s in p.skills],
+        "history": [
+            {"author": h.author, "created_at": h.created_at, "compressed": h.compressed, "text": h.text}
+            for h in p.history
+        ],
+        "excluded": [{"path": e.path, "reason": e.reason} for e in p.excluded],
+        "budget": {"total": p.budget_total, "sections": dict(p.budget_sections)},
+        "tokenizer": {"encoding": p.encoding, "exact": p.tokenizer_exact},
+        "repo": {"head": p.head, "shallow": p.shallow},
+        "warnings": list(p.warnings),
+        "total_tokens": p.total_tokens,
+    }
+
+
+def to_json(p: Package) -> str:
+    """The JSON document as text (one line and a newline)."""
+    return json.dumps(to_dict(p), ensure_ascii=False, separators=(",", ":")) + "\n"

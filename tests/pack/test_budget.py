@@ -1,0 +1,111 @@
+"""Packing files into a token budget with the real tokenizer and the real renderer's costs."""
+
+from __future__ import annotations
+
+import pytest
+
+from ctxaction.model import Candidate, Focus
+from ctxaction.pack.budget import BudgetError, FileSource, pack_files
+from ctxaction.render import FormatMeasure
+from ctxaction.tokens import get_counter
+
+
+def py_file(name: str, functions: int, body: int = 6) -> list[str]:
+    lines = ["import os", ""]
+    for i in range(functions):
+        lines += [f"def {name}_{i}(value):", f'    """Handle {name} case {i}."""']
+        lines += [f"    value = os.path.join(str(value), '{name}{i}_{k}')" for k in range(body)]
+        lines += ["    return value", ""]
+    return lines
+
+
+def source(path: str, lines: list[str], score: float, focus: list[Focus] | None = None) -> FileSource:
+    return FileSource(Candidate(path, score=score, reasons=[f"reason for {path}"], focus=focus or []), lines)
+
+
+@pytest.fixture(scope="module")
+def measure() -> FormatMeasure:
+    return FormatMeasure("markdown", get_counter())
+
+
+def covered(ranges: list[tuple[int, int]], line: int) -> bool:
+    return any(a <= line <= b for a, b in ranges)
+
+
+def test_big_top_file_is_excerpted_not_dropped_for_small_ones(measure: FormatMeasure) -> None:
+    big = py_file("big", 120)  # ~ 15k tokens
+    focus_line = 10 * 57 + 3  # inside big_57
+    sources = [source("big.py", big, 1.0, [Focus(focus_line - 2, focus_line + 8, 1.0, "defines big_57")])]
+    sources += [source(f"small{i}.py", py_file(f"s{i}", 2), 0.2) for i in range(8)]
+    packing = pack_files(sources, 1500, measure, max_files=10, min_files=3, context=3)
+    assert packing.files[0].path == "big.py"
+    assert packing.files[0].mode == "excerpt"
+    assert covered(packing.files[0].ranges, focus_line)
+    assert packing.used <= 1500
+
+
+def test_small_file_fits_whole(measure: FormatMeasure) -> None:
+    lines = py_file("tiny", 2)
+    packing = pack_files([source("tiny.py", lines, 0.9)], 3000, measure, max_files=5, min_files=1, context=3)
+    (packed,) = packing.files
+    assert (packed.mode, packed.ranges) == ("full", [(1, len(lines))])
+    assert packed.text == "\n".join(lines) + "\n"
+
+
+def test_focus_lines_of_every_top_file_before_context(measure: FormatMeasure) -> None:
+    sources = [
+        source(f"m{i}.py", py_file(f"m{i}", 30), 1.0 - i * 0.1, [Focus(100 + i, 100 + i, 1.0, "hit")])
+        for i in range(5)
+    ]
+    packing = pack_files(sources, 900, measure, max_files=10, min_files=2, context=3)
+    assert [f.path for f in packing.files] == [f"m{i}.py" for i in range(5)]
+    assert all(covered(f.ranges, 100 + i) for i, f in enumerate(packing.files))
+
+
+def test_outline_when_only_signatures_fit(measure: FormatMeasure) -> None:
+    lines = py_file("wide", 400)  # too long to be packed whole: only its focus or signatures count
+    named = source("a.py", py_file("a", 3), 1.0, [Focus(1, 30, 1.0, "named")])
+    sources = [named, source("wide.py", lines, 0.5)]
+    packing = pack_files(sources, 700, measure, max_files=5, min_files=1, context=2)
+    wide = next(f for f in packing.files if f.path == "wide.py")
+    assert wide.mode == "outline"
+    assert all(lines[n - 1].startswith("def ") for a, b in wide.ranges for n in range(a, b + 1))
+
+
+def test_max_files_and_omitted_names(measure: FormatMeasure) -> None:
+    sources = [source(f"f{i}.py", py_file(f"f{i}", 1), 1.0 - i / 10) for i in range(6)]
+    packing = pack_files(sources, 20000, measure, max_files=3, min_files=1, context=3)
+    assert [f.path for f in packing.files] == ["f0.py", "f1.py", "f2.py"]
+    assert [o.path for o in packing.omitted] == ["f3.py", "f4.py", "f5.py"]
+    assert {o.reason for o in packing.omitted} == {"max_files reached"}
+
+
+def test_pinned_lines_go_first_or_fail_clearly(measure: FormatMeasure) -> None:
+    readme = [f"Readme line {i} with some words in it" for i in range(200)]
+    pinned = FileSource(Candidate("README.md", score=2.0, required=True), readme, pinned=((1, 20),))
+    packing = pack_files([pinned, source("a.py", py_file("a", 5), 1.0)], 800, measure,
+                         max_files=5, min_files=1, context=3)
+    assert packing.files[0].ranges[0][0] == 1 and packing.files[0].ranges[0][1] >= 20
+    with pytest.raises(BudgetError, match=r"README\.md"):
+        pack_files([FileSource(pinned.candidate, readme, pinned=((1, 200),))], 300, measure,
+                   max_files=5, min_files=1, context=3)
+
+
+def test_zero_budget_packs_nothing(measure: FormatMeasure) -> None:
+    only = [source("a.py", py_file("a", 2), 1.0)]
+    packing = pack_files(only, 0, measure, max_files=5, min_files=1, context=3)
+    assert packing.files == [] and packing.used == 0
+    assert [o.path for o in packing.omitted] == ["a.py"]
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "xml", "json"])
+def test_estimate_tracks_the_rendered_blocks(fmt: str) -> None:
+    counter = get_counter()
+    fm = FormatMeasure(fmt, counter)
+    sources = [
+        source(f"m{i}.py", py_file(f"m{i}", 25), 1.0 - i * 0.2, [Focus(40, 60, 1.0, "x")]) for i in range(3)
+    ]
+    packing = pack_files(sources, 1200, fm, max_files=5, min_files=2, context=3)
+    real = sum(counter.count(fm.file_block(f)) for f in packing.files)
+    assert packing.used <= 1200
+    assert abs(real - packing.used) <= 0.05 * packing.used + 10

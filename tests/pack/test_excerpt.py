@@ -1,0 +1,111 @@
+"""Excerpts: ranges with context, merging, omission markers, outlines, import headers."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ctxaction.model import Focus
+from ctxaction.pack import excerpt
+from ctxaction.pack.excerpt import (
+    expand,
+    gaps,
+    imports_header,
+    marker,
+    merge_ranges,
+    outline,
+    render,
+    to_ranges,
+)
+
+PY = """\
+\"\"\"Module docstring.\"\"\"
+
+from __future__ import annotations
+
+import os
+from typing import (
+    Any,
+    Optional,
+)
+
+LIMIT = 3
+
+
+class Session:
+    def open(self, path: str) -> None:
+        if path:
+            raise ValueError(path)
+
+
+async def main() -> int:
+    return 0
+"""
+
+
+def test_merge_ranges_overlap_touch_and_gap() -> None:
+    assert merge_ranges([(5, 9), (1, 3), (4, 4), (12, 20), (15, 16)]) == [(1, 9), (12, 20)]
+    assert merge_ranges([(1, 2), (5, 6)], gap=2) == [(1, 6)]
+    assert merge_ranges([(3, 2)]) == []
+
+
+def test_expand_clips_to_file_and_merges() -> None:
+    focus = [Focus(2, 3, 1.0, "a"), Focus(6, 6, 0.5, "b"), Focus(40, 41, 1.0, "out")]
+    assert expand(focus, 2, 10) == [(1, 8)]
+    assert expand(focus, 0, 10) == [(2, 3), (6, 6)]
+
+
+def test_gaps_are_the_complement() -> None:
+    assert gaps([(3, 4), (8, 8)], 10) == [(1, 2), (5, 7), (9, 10)]
+    assert gaps([(1, 10)], 10) == []
+
+
+def test_render_marks_every_omitted_run() -> None:
+    lines = [f"line {i}" for i in range(1, 11)]
+    text = render(lines, [(3, 4), (8, 8)])
+    assert text.split("\n") == [
+        marker(1, 2), "line 3", "line 4", marker(5, 7), "line 8", marker(9, 10), "",
+    ]
+    assert marker(5, 5) == "… line 5 omitted …"
+    assert render(lines, [(1, 10)]) == "".join(f"{x}\n" for x in lines)
+
+
+def test_outline_finds_python_signatures() -> None:
+    lines = excerpt.split_lines(PY)
+    assert [lines[n - 1].strip() for n in outline(lines, "mod.py")] == [
+        "class Session:", "def open(self, path: str) -> None:", "async def main() -> int:",
+    ]
+
+
+def test_outline_other_languages_skips_control_flow() -> None:
+    go = ["package main", "", "func (s *Server) Handle(w http.ResponseWriter) {", "\tif x {", "\t}", "}",
+          "type Config struct {", "}"]
+    assert outline(go, "main.go") == [3, 7]
+    js = ["export async function login(user) {", "  return fetch(url);", "}",
+          "const handler = async (req) => {", "class Store extends Base {"]
+    assert outline(js, "a.js") == [1, 4, 5]
+    rust = ["pub fn parse(input: &str) -> Result<()> {", "impl Parser {", "    return x;"]
+    assert outline(rust, "lib.rs") == [1, 2]
+
+
+def test_imports_header_spans_parenthesized_imports_and_docstring() -> None:
+    assert imports_header(excerpt.split_lines(PY)) == (1, 9)
+    assert imports_header(["x = 1", "import os"]) is None
+    assert imports_header(["// c", "#include <stdio.h>", "", "int main() {"]) == (1, 2)
+
+
+def test_split_lines_counts_like_git() -> None:
+    assert excerpt.split_lines("a\nb\n") == ["a", "b"]
+    assert excerpt.split_lines("a\nb") == ["a", "b"]
+    assert excerpt.split_lines("a\x0cb\u2028c\n") == ["a\x0cb\u2028c"]
+    assert excerpt.split_lines("") == []
+
+
+@given(st.lists(st.tuples(st.integers(1, 60), st.integers(0, 15)), max_size=8), st.integers(1, 60))
+def test_render_and_ranges_agree(spans: list[tuple[int, int]], n: int) -> None:
+    lines = [f"L{i}" for i in range(1, n + 1)]
+    ranges = merge_ranges((a, min(n, a + d)) for a, d in spans if a <= n)
+    text = render(lines, ranges)
+    kept = [x for x in text.split("\n") if x.startswith("L")]
+    assert kept == [f"L{i}" for a, b in ranges for i in range(a, b + 1)]
+    assert to_ranges(int(x[1:]) for x in kept) == ranges
