@@ -21,7 +21,7 @@ from ctxaction.model import Candidate, Package, PackedFile, Task
 from ctxaction.pack import excerpt
 from ctxaction.pack.order import layout
 from ctxaction.render.jsonout import file_entry, to_json
-from ctxaction.sanitize import neutralize_mentions
+from ctxaction.sanitize import FRAMING, neutralize_mentions
 from ctxaction.tokens import Counter
 
 Format = Literal["markdown", "xml", "json"]
@@ -105,6 +105,7 @@ def environment() -> jinja2.Environment:
         fence=fence, inline=inline, language=language, range_list=range_list, mode_label=mode_label,
         task_label=task_label, ends_with_newline=_ends_with_newline, xml_text=xml_text,
     )
+    env.globals["framing"] = FRAMING
     return env
 
 

@@ -9,6 +9,7 @@ import json
 from typing import Any
 
 from ctxaction.model import Package, PackedFile
+from ctxaction.sanitize import FRAMING
 
 VERSION = 1
 
@@ -32,6 +33,7 @@ def to_dict(p: Package) -> dict[str, Any]:
     task = p.task
     return {
         "version": VERSION,
+        "note": FRAMING,
         "task": {
             "kind": task.kind, "number": task.number, "title": task.title, "url": task.url,
             "labels": list(task.labels), "profile": p.profile, "body": task.body,
