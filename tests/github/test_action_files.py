@@ -1,0 +1,130 @@
+"""Static checks of action.yml, the Dockerfile and the example workflows (what the validators in
+.ci/run do not cover: our own conventions)."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.github.runner import ROOT
+
+OWN_EXAMPLES = ("context-package.yml", "artifact-only.yml", "summary-only.yml")
+ISSUE_INPUTS = (
+    "github-token",
+    "task",
+    "budget",
+    "config",
+    "output",
+    "command",
+    "min-permission",
+    "format",
+    "history-depth",
+)
+ISSUE_OUTPUTS = ("package-path", "tokens", "files", "comment-url", "truncated")
+
+
+def _action() -> dict:  # type: ignore[type-arg]
+    return yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
+
+
+def test_action_metadata_inputs_outputs_and_runs() -> None:
+    meta = _action()
+    assert meta["runs"] == {"using": "docker", "image": "Dockerfile"}
+    assert set(meta["branding"]) == {"icon", "color"}
+    for name in ISSUE_INPUTS:
+        assert name in meta["inputs"], name
+    for name, spec in meta["inputs"].items():
+        assert re.fullmatch(r"[a-z]+(?:-[a-z]+)*", name), f"input {name} is not kebab-case"
+        assert spec.get("description"), f"input {name} has no description"
+        assert isinstance(spec.get("default"), str), f"input {name} needs a string default"
+    assert meta["inputs"]["github-token"]["default"] == "${{ github.token }}"
+    assert meta["inputs"]["command"]["default"] == "/context"
+    assert meta["inputs"]["min-permission"]["default"] == "write"
+    assert set(ISSUE_OUTPUTS) <= set(meta["outputs"])
+    assert all(spec.get("description") for spec in meta["outputs"].values())
+
+
+def test_every_input_is_read_by_the_action() -> None:
+    source = (ROOT / "ctxaction/github/inputs.py").read_text(encoding="utf-8")
+    for name in _action()["inputs"]:
+        assert f'"{name}"' in source, f"input {name} is declared but never read"
+
+
+def test_dockerfile_conventions() -> None:
+    text = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+    instructions = [
+        line.split(None, 1)[0] for line in text.split("\n") if line and not line.startswith(("#", " "))
+    ]
+    assert "USER" not in instructions and "WORKDIR" not in instructions
+    assert re.search(r"^FROM python:3\.\d+-slim$", text, re.MULTILINE)
+    assert re.search(r'^ENTRYPOINT \["/usr/local/bin/ctxaction", "action"\]$', text, re.MULTILINE)
+    assert re.search(r"^ENV PYTHONUNBUFFERED=1", text, re.MULTILINE)
+    assert re.search(r"^ENV TIKTOKEN_CACHE_DIR=/\S+$", text, re.MULTILINE)
+    assert "install -y --no-install-recommends git" in text
+
+
+def test_dockerfile_seeding_step_works_offline(tmp_path: Path) -> None:
+    """Run the image's tiktoken seeding command as written, into an empty cache, then load ranks."""
+    text = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+    snippet = re.search(r'python -c "([^"]+)"', text)
+    assert snippet is not None
+    env = {**os.environ, "TIKTOKEN_CACHE_DIR": str(tmp_path)}
+    subprocess.run([sys.executable, "-c", snippet.group(1)], env=env, check=True, timeout=120)
+    assert len(list(tmp_path.iterdir())) == 2
+    check = "import tiktoken; assert tiktoken.get_encoding('o200k_base').encode('hello world')"
+    subprocess.run([sys.executable, "-c", check], env=env, check=True, timeout=120)
+
+
+def test_lockfile_pins_every_runtime_dependency() -> None:
+    deps = [d for d in importlib.metadata.requires("ctxaction") or [] if "extra ==" not in d]
+    assert deps
+    lock = (ROOT / "action/requirements.lock").read_text(encoding="utf-8")
+    pinned = {m.group(1).lower() for m in re.finditer(r"^([A-Za-z0-9_.-]+)==\S+$", lock, re.MULTILINE)}
+    for dep in deps:
+        name = re.match(r"[A-Za-z0-9_.-]+", dep)
+        assert name is not None and name.group(0).lower().replace("_", "-") in pinned, dep
+
+
+def test_dockerignore_lets_in_only_what_the_image_installs() -> None:
+    lines = (ROOT / ".dockerignore").read_text(encoding="utf-8").split("\n")
+    assert "*" in lines
+    copied = re.findall(r"^COPY (.+) /", (ROOT / "Dockerfile").read_text(encoding="utf-8"), re.MULTILINE)
+    for sources in copied:
+        for source in sources.split():
+            assert f"!{source.rstrip('/')}" in lines or f"!{source}/" in lines, source
+
+
+@pytest.mark.parametrize("name", OWN_EXAMPLES)
+def test_example_workflows_are_minimal_and_serialized(name: str) -> None:
+    workflow = yaml.safe_load((ROOT / "action/examples" / name).read_text(encoding="utf-8"))
+    assert workflow["permissions"] == {}
+    assert "concurrency" in workflow and "number" in workflow["concurrency"]["group"]
+    (job,) = workflow["jobs"].values()
+    allowed = {"contents": {"read"}, "issues": {"read", "write"}, "pull-requests": {"read", "write"}}
+    assert job["permissions"]["contents"] == "read"
+    for scope, level in job["permissions"].items():
+        assert level in allowed[scope], (scope, level)
+    steps = job["steps"]
+    checkout = next(s for s in steps if s.get("uses", "").startswith("actions/checkout@"))
+    assert checkout["with"]["fetch-depth"] == 0 and checkout["with"]["persist-credentials"] is False
+    for step in steps:
+        if "uses" in step:
+            assert re.search(r"@[0-9a-f]{40}$", step["uses"]), f"{step['uses']} is not pinned to a commit"
+
+
+def test_comment_example_covers_every_trigger() -> None:
+    workflow = yaml.safe_load((ROOT / "action/examples/context-package.yml").read_text(encoding="utf-8"))
+    on = workflow[True]  # YAML 1.1 reads the key `on` as a boolean
+    assert set(on["issues"]["types"]) == {"opened", "edited", "reopened", "labeled"}
+    assert set(on["pull_request"]["types"]) == {"opened", "synchronize", "reopened", "ready_for_review"}
+    assert on["issue_comment"]["types"] == ["created"]
+    assert "number" in on["workflow_dispatch"]["inputs"]
+    job = workflow["jobs"]["package"]
+    assert job["permissions"] == {"contents": "read", "issues": "write", "pull-requests": "write"}
