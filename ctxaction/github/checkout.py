@@ -12,7 +12,10 @@
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping
+import base64
+import os
+from collections.abc import Iterator, MutableMapping
+from contextlib import contextmanager
 from pathlib import Path
 
 from ctxaction.github.event import SHA_RE
@@ -22,18 +25,47 @@ from ctxaction.repo.git import RepoError
 FETCH_TIMEOUT = 180.0
 
 
-def trust_directory(path: Path, env: MutableMapping[str, str]) -> None:
-    """Add ``path`` to git's ``safe.directory`` for this process and its children (via ``env``)."""
+def add_config(env: MutableMapping[str, str], key: str, value: str) -> None:
+    """Add one ``git -c key=value`` for every git started with ``env`` (``GIT_CONFIG_*``)."""
     try:
         count = int(env.get("GIT_CONFIG_COUNT", "0"))
     except ValueError:
         count = 0
     pairs = {(env.get(f"GIT_CONFIG_KEY_{i}"), env.get(f"GIT_CONFIG_VALUE_{i}")) for i in range(count)}
-    if ("safe.directory", str(path)) in pairs:
+    if (key, value) in pairs:
         return
-    env[f"GIT_CONFIG_KEY_{count}"] = "safe.directory"
-    env[f"GIT_CONFIG_VALUE_{count}"] = str(path)
+    env[f"GIT_CONFIG_KEY_{count}"] = key
+    env[f"GIT_CONFIG_VALUE_{count}"] = value
     env["GIT_CONFIG_COUNT"] = str(count + 1)
+
+
+def trust_directory(path: Path, env: MutableMapping[str, str]) -> None:
+    """Add ``path`` to git's ``safe.directory`` for this process and its children (via ``env``)."""
+    add_config(env, "safe.directory", str(path))
+
+
+@contextmanager
+def credentials(root: Path, token: str, server_url: str) -> Iterator[None]:
+    """Let fetches from ``origin`` on ``server_url`` authenticate with ``token`` meanwhile.
+
+    Checkouts with ``persist-credentials: false`` (what zizmor recommends) leave no credentials
+    behind; the header goes through the environment only, for the duration of the block, and not
+    at all when the checkout did persist one (two Authorization headers are rejected).
+    """
+    prefix = server_url.rstrip("/") + "/"
+    url = (git.try_run(root, ["remote", "get-url", "origin"]) or "").strip()
+    persisted = git.try_run(root, ["config", "--get-regexp", r"^http\..*\.extraheader$"])
+    if not token or not url.startswith(prefix) or persisted:
+        yield
+        return
+    saved = dict(os.environ)
+    basic = base64.b64encode(f"x-access-token:{token}".encode()).decode()
+    add_config(os.environ, f"http.{prefix}.extraheader", f"AUTHORIZATION: basic {basic}")
+    try:
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
 
 
 def is_shallow(root: Path) -> bool:

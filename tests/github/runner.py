@@ -159,9 +159,15 @@ def make_upstream(root: Path) -> tuple[GitRepo, str, str]:
 
 
 def clone(upstream: GitRepo, target: Path, depth: int | None = None) -> GitRepo:
-    """Clone ``upstream`` like actions/checkout would (optionally shallow)."""
-    args = ["clone", "-q"] + (
-        [f"--depth={depth}", f"file://{upstream.root}"] if depth else [str(upstream.root)]
+    """Clone ``upstream`` like actions/checkout would (optionally shallow).
+
+    Through ``file://`` so only reachable objects travel (a plain path clone copies them all,
+    PR heads included).
+    """
+    depth_args = [f"--depth={depth}"] if depth else []
+    subprocess.run(
+        ["git", "clone", "-q", *depth_args, f"file://{upstream.root}", str(target)],
+        check=True,
+        capture_output=True,
     )
-    subprocess.run(["git", *args, str(target)], check=True, capture_output=True)
     return GitRepo(target)  # re-running init on a clone changes nothing
