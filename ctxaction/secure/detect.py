@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ctxaction.secure.allow import Allowlist, inline_allowed
+from ctxaction.secure.checksums import failed_checksum
 from ctxaction.secure.entropy import shannon
 from ctxaction.secure.finding import Finding, fingerprint, preview_line
 from ctxaction.secure.placeholders import KNOWN_EXAMPLES, is_fake_token
@@ -95,7 +96,7 @@ class Detector:
     ) -> bool:
         if len(secret) < rule.min_len or any(example in secret for example in KNOWN_EXAMPLES):
             return False
-        if rule.validate and not rule.validate(secret):
+        if (rule.validate and not rule.validate(secret)) or failed_checksum(secret):
             return False
         if rule.entropy and shannon(secret) < rule.entropy:
             return False

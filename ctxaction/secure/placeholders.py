@@ -8,147 +8,38 @@ from ctxaction.secure.entropy import longest_run, sequential_share
 
 # Words that mark a value as a stand-in. Checked as substrings of the lowercased value.
 PLACEHOLDER_WORDS: tuple[str, ...] = (
-    "example",
-    "placeholder",
-    "changeme",
-    "change_me",
-    "change-me",
-    "changeit",
-    "replace",
-    "your_",
-    "your-",
-    "yourkey",
-    "yourtoken",
-    "yoursecret",
-    "yourpassword",
-    "my_secret",
-    "mysecret",
-    "mypassword",
-    "my-secret",
-    "insert",
-    "redacted",
-    "dummy",
-    "fake",
-    "sample",
-    "xxxx",
-    "****",
-    "....",
-    "…",
-    "todo",
-    "fixme",
-    "foobar",
-    "notasecret",
-    "not_a_secret",
-    "not-a-secret",
-    "nosecret",
-    "secret_here",
-    "token_here",
-    "key_here",
-    "password_here",
-    "put_your",
-    "enter_your",
-    "abcdef",
-    "qwerty",
-    "00000",
-    "12345",
-    "lorem",
-    "ipsum",
-    "<",
-    ">",
-    "${",
-    "{{",
-    "}}",
-    "$(",
-    "%(",
-    "#{",
-    "[[",
-    "]]",
+    *"""example placeholder changeme change_me change-me changeit replace your_ your- yourkey
+    yourtoken yoursecret yourpassword my_secret mysecret mypassword my-secret insert redacted dummy
+    fake sample mock xxxx **** .... … todo fixme foobar notasecret not_a_secret not-a-secret nosecret
+    secret_here token_here key_here password_here put_your enter_your abcdef qwerty 00000 12345 lorem
+    ipsum < > ${ {{ }} $( %( #{ [[ ]]""".split(),
 )
 
-# Whole values (lowercased) that are never secrets by themselves.
+# Whole values (lowercased) that are never secrets by themselves: words, defaults of dev images.
 PLACEHOLDER_VALUES: frozenset[str] = frozenset(
-    {
-        "password",
-        "passwd",
-        "secret",
-        "token",
-        "apikey",
-        "api_key",
-        "api-key",
-        "key",
-        "none",
-        "null",
-        "nil",
-        "true",
-        "false",
-        "undefined",
-        "default",
-        "test",
-        "testing",
-        "tests",
-        "admin",
-        "root",
-        "user",
-        "username",
-        "pass",
-        "string",
-        "str",
-        "value",
-        "empty",
-        "required",
-        "optional",
-        "hidden",
-        "masked",
-        "secretkey",
-        "secret_key",
-        "accesstoken",
-        "access_token",
-        "bearer",
-        "token123",
-        "password1",
-        "password123",
-        "pass123",
-        "letmein",
-        "welcome",
-        "guest",
-        "s3cr3t",
-        "supersecret",
-        "super_secret",
-        "topsecret",
-        "top_secret",
-        "hunter2",
-        "foo",
-        "bar",
-        "baz",
-        "qux",
-        "secret123",
-        "secretpassword",
-        "testpassword",
-        "testpass",
-        "test123",
-        "testtoken",
-        "testsecret",
-        "mytoken",
-        "mykey",
-        "abc123",
-        "pa55word",
-        "p@ssw0rd",
-        "p@ssword",
-    }
+    """password passwd secret token apikey api_key api-key key none null nil true false undefined
+    default test testing tests admin root user username pass string str value empty required optional
+    hidden masked secretkey secret_key accesstoken access_token bearer token123 password1 password123
+    pass123 letmein welcome guest guest123 s3cr3t supersecret super_secret topsecret top_secret hunter2
+    foo bar baz qux secret123 secretpassword testpassword testpass test123 testtoken testsecret mytoken
+    mykey abc123 pa55word p@ssw0rd p@ssword postgres postgresql mysql mariadb redis mongo mongodb
+    rabbitmq sa oracle elastic kibana minio minioadmin administrator __token__""".split()
 )
 
 # Values that refer to a secret held elsewhere rather than being one.
 _REFERENCE = re.compile(
     r"""^(?:
         \$\{?[A-Za-z_][A-Za-z0-9_.:-]{0,80}\}?      # $VAR ${VAR} ${VAR:-x}
+      | \$\w{0,40}\{.{0,200}\}                      # $__env{X}, $env{X}
       | %[A-Za-z_][A-Za-z0-9_]{0,80}%               # %VAR%
       | \$\(.{0,200}\)                              # $(command)
       | \{\{.{0,200}\}\}                            # {{ template }}
       | <%.{0,200}%>                                # <%= erb %>
       | <[A-Za-z_][A-Za-z0-9 _.:-]{0,80}>           # <your-key>
       | (?:os\.environ|os\.getenv|process\.env|env|ENV|getenv|System\.getenv|secrets|vars)\b.{0,120}
-      | [A-Za-z_][\w.]{0,100}\(.{0,200}\)          # a call: get_secret("x"), getpass.getpass()
+      | [A-Za-z_][\w.]{0,100}\(.{0,200}\)           # a call: get_secret("x"), getpass.getpass()
       | (?:vault|ssm|arn|secretsmanager|keyvault|projects)[:/].{0,300}
+      | ENC\[[A-Z0-9_]{1,30}.{0,5000}               # SOPS-encrypted value
     )$""",
     re.VERBOSE,
 )
@@ -190,27 +81,8 @@ def is_placeholder(value: str) -> bool:
 # For tokens with a vendor prefix the value's shape is already strong evidence, so only clear
 # stand-ins count (``sk_test_`` keys, for instance, are real credentials).
 _FAKE_WORDS: tuple[str, ...] = (
-    "example",
-    "xxxxx",
-    "placeholder",
-    "your",
-    "redacted",
-    "dummy",
-    "fake",
-    "sample",
-    "insert",
-    "replace",
-    "changeme",
-    "<",
-    ">",
-    "${",
-    "{{",
-    "****",
-    "....",
-    "…",
-    "0000000000",
-    "1234567890",
-    "abcdefghij",
+    *"""example xxxxx placeholder your redacted dummy fake sample insert replace changeme < > ${ {{
+    **** .... … 0000000000 1234567890 abcdefghij""".split(),
 )
 
 

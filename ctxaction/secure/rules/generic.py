@@ -35,6 +35,8 @@ _NOT_SECRET_KEY = re.compile(
     r"column|index|position|pos|offset|start|end|usage|type|budget|estimate|counter|"
     r"public|pub|publishable|example|sample|test|mock|dummy|fake)$"
 )
+_CAMEL = re.compile(r"([a-z0-9])([A-Z])")
+_CALL = re.compile(r"[A-Za-z_$][\w$.]*\(")
 _PUBLIC_KEY_NAME = re.compile(r"(?i)public|publishable|(?:^|_)pub(?:_|$)")
 _CODE_EXT = frozenset({
     "py", "pyi", "js", "jsx", "ts", "tsx", "mjs", "cjs", "go", "java", "kt", "kts", "scala", "rb", "php",
@@ -63,7 +65,7 @@ def _is_literal(secret: str, ctx: Context) -> bool:
         return ctx.after.startswith(ctx.quote)  # else the value ran into a space: prose
     if ctx.after.strip()[:1] not in ("", "#", ";", ",", "<", "/"):
         return False  # prose after the value: ``password: Please enter your password``
-    if _DOTTED.fullmatch(secret):
+    if _DOTTED.fullmatch(secret) or _CALL.match(secret):
         return False  # ``config.password``, ``settings.API_KEY``: an expression in any file type
     return not (_ext(ctx.path) in _CODE_EXT and _IDENTIFIER.fullmatch(secret))
 
@@ -78,7 +80,7 @@ def _looks_like_value(secret: str) -> bool:
 
 
 def _key_ok(key: str) -> bool:
-    key = key.strip("'\"` \t.-_")
+    key = _CAMEL.sub(r"\1_\2", key.strip("'\"` \t.-_"))
     return not _NOT_SECRET_KEY.search(key) and not _PUBLIC_KEY_NAME.search(key)
 
 
@@ -97,9 +99,12 @@ def _secret_check(secret: str, ctx: Context) -> bool:
 def _password_check(secret: str, ctx: Context) -> bool:
     if not (_key_ok(ctx.key) and _is_literal(secret, ctx) and _looks_like_value(secret)):
         return False
-    if len(secret) < 6 or shannon(secret) < 2.3:
-        return False
-    return char_classes(secret) >= 2 or len(secret) >= 12
+    return _strong_enough(secret)
+
+
+def _strong_enough(secret: str) -> bool:
+    """Password-grade randomness: not a word, not a short simple string."""
+    return len(secret) >= 6 and shannon(secret) >= 2.3 and (char_classes(secret) >= 2 or len(secret) >= 12)
 
 
 _VALUE = r"(?P<secret>[^\s'\"`,;<>]{6,300})"
@@ -110,7 +115,7 @@ def _assign(keys: str) -> str:
     # group spans the whole name so checks can reject ``token_url`` and ``public_key``.
     return (
         rf"(?i)(?P<key>(?<![\w\-])[\w.\-]{{0,40}}?(?:{keys})[\w.\-]{{0,30}}?)['\"]?[ \t]{{0,4}}"
-        r"(?:=|:=|::=|=>|:|\?=|\|\|=)[ \t]{0,4}(?:[@!]?(?P<q>['\"`]))?"
+        r"(?:=|:=|::=|=>|:|\?=|\|\|=|(?<=['\"]),)[ \t]{0,4}(?:[@!]?(?P<q>['\"`]))?"
         + _VALUE
     )
 
@@ -134,6 +139,31 @@ RULES: list[Rule] = [
         fp=('password = "password"', "password: ${DB_PASSWORD}", "[cli.py] password = getpass.getpass()",
             'password_field = "password"', "PASSWORD_MIN_LENGTH=12", "password: Please enter your password",
             "[run.py] pwd = os.getcwd()", 'password = "<password>"', "passthrough = True", "db_password = config.password"),
+    ),
+    Rule(
+        "config-add-key-secret",
+        "Secret in a .NET appSettings / NuGet-style <add key=\"…\" value=\"…\"/> entry",
+        r"(?i)<add[ \t]{1,4}key=\"(?P<key>[^\"]{0,60}?(?:password|passwd|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key)"
+        r"[^\"]{0,30})\"[ \t]{1,4}value=(?P<q>\")(?P<secret>[^\"\s]{6,300})\"",
+        ("add key",),
+        generic=True,
+        check=lambda s, ctx: _key_ok(ctx.key) and _looks_like_value(s) and _password_check(s, ctx),
+        tp=('<add key="ApiKey" value="<<alnum:32>>" />', '<add key="Smtp.Password" value="<<pw:14>>"/>'),
+        fp=('<add key="ApiKeyHeader" value="X-Api-Key" />', '<add key="Password" value="#{DbPassword}#" />'),
+    ),
+    Rule(
+        "cli-password",
+        "Password or token passed on a command line (sshpass -p, --password=, mysql -p…)",
+        r"(?i)(?:sshpass[ \t]{1,4}-p[ \t]{0,4}|mysql(?:dump|admin)?[^\n]{0,100}?[ \t]-p|"
+        r"--(?:password|passwd|token|api-key|apikey|secret|client-secret|auth-token)(?:=|[ \t]{1,4}))"
+        r"(?P<q>['\"]?)(?P<secret>[^\s'\"$`{}<>()]{6,200})",
+        ("sshpass", "mysql", "--pass", "--token", "--api", "--secret", "--client-secret", "--auth-token"),
+        generic=True,
+        check=lambda s, ctx: _looks_like_value(s) and _strong_enough(s),
+        tp=("sshpass -p '<<pw:12>>' ssh deploy@10.0.0.5", "mysql -u root -p<<alnum:14>> shop",
+            "mysqladmin --password <<pw:14>> status"),
+        fp=('parser.add_argument("--password", help="db password")', "mysql -u root -p shop",
+            "deploy --token=$DEPLOY_TOKEN"),
     ),
     Rule(
         "xml-secret", "Secret or password as an XML element value",

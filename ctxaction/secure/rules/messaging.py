@@ -31,7 +31,7 @@ RULES: list[Rule] = [
     ),
     prefixed(
         "discord-bot-token", "Discord bot token", r"[MNO][A-Za-z\d]{23,25}\.[\w\-]{6}\.[\w\-]{27,38}",
-        ("discord", "bot"), entropy=4.0,
+        (), entropy=4.0,
         tp=("DISCORD_BOT_TOKEN=M<<alnum:25>>.<<b64url:6>>.<<b64url:38>>",), fp=("MTxxxxxxxxx.xxxxxx.xxxxxxxx",),
     ),
     keyed(
@@ -84,6 +84,11 @@ RULES: list[Rule] = [
     keyed(
         "twilio-auth-token", "Twilio auth token / API secret", r"twilio|twlo", r"[a-f0-9]{32}|[A-Za-z0-9]{32}",
         ("twilio", "twlo"), tp=("TWILIO_AUTH_TOKEN=<<hex:32>>",), fp=("TWILIO_ACCOUNT_SID=AC<<hex:8>>",),
+    ),
+    Rule(
+        "twilio-auth-pair", "Twilio auth token next to its account SID (Client(sid, token))",
+        r"AC[a-f0-9]{32}['\"]?[ \t]{0,4},[ \t]{0,4}['\"](?P<secret>[a-f0-9]{32})['\"]", ("ac",),
+        tp=('client = Client("AC<<hex:32>>", "<<hex:32>>")',), fp=('client = Client("AC<<hex:32>>", auth_token)',),
     ),
     keyed(
         "vonage-api-secret", "Vonage / Nexmo API secret", r"vonage|nexmo", r"[A-Za-z0-9]{16}", ("vonage", "nexmo"),
