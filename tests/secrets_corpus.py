@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ctxaction.secure.synth import expand
+from ctxaction.secure.synth import expand_parts
 
 CORPUS = Path(__file__).parent / "fixtures" / "secrets" / "corpus.tsv"
 
@@ -18,6 +18,7 @@ class Case:
     secret: bool
     path: str
     text: str
+    parts: tuple[str, ...] = ()
 
 
 def load(path: Path = CORPUS) -> list[Case]:
@@ -27,8 +28,8 @@ def load(path: Path = CORPUS) -> list[Case]:
         if not line.strip():
             continue
         label, file, template = line.split("\t", 2)
-        text = expand(template.replace("\\n", "\n"), f"corpus-{number}") + "\n"
-        cases.append(Case(number, label == "+", file, text))
+        text, parts = expand_parts(template.replace("\\n", "\n"), f"corpus-{number}")
+        cases.append(Case(number, label == "+", file, text + "\n", tuple(parts)))
     return cases
 
 

@@ -6,24 +6,32 @@ import re
 
 from ctxaction.secure.entropy import longest_run, sequential_share
 
+
+def _words(text: str) -> tuple[str, ...]:
+    """A whitespace-separated word list (keeps long vocabularies readable)."""
+    return tuple(text.split())
+
+
 # Words that mark a value as a stand-in. Checked as substrings of the lowercased value.
-PLACEHOLDER_WORDS: tuple[str, ...] = (
-    *"""example placeholder changeme change_me change-me changeit replace your_ your- yourkey
+PLACEHOLDER_WORDS: tuple[str, ...] = _words(
+    """example placeholder changeme change_me change-me changeit replace your_ your- yourkey
     yourtoken yoursecret yourpassword my_secret mysecret mypassword my-secret insert redacted dummy
     fake sample mock xxxx **** .... … todo fixme foobar notasecret not_a_secret not-a-secret nosecret
     secret_here token_here key_here password_here put_your enter_your abcdef qwerty 00000 12345 lorem
-    ipsum < > ${ {{ }} $( %( #{ [[ ]]""".split(),
+    ipsum < > ${ {{ }} $( %( #{ [[ ]]"""
 )
 
 # Whole values (lowercased) that are never secrets by themselves: words, defaults of dev images.
 PLACEHOLDER_VALUES: frozenset[str] = frozenset(
-    """password passwd secret token apikey api_key api-key key none null nil true false undefined
+    _words(
+        """password passwd secret token apikey api_key api-key key none null nil true false undefined
     default test testing tests admin root user username pass string str value empty required optional
     hidden masked secretkey secret_key accesstoken access_token bearer token123 password1 password123
     pass123 letmein welcome guest guest123 s3cr3t supersecret super_secret topsecret top_secret hunter2
     foo bar baz qux secret123 secretpassword testpassword testpass test123 testtoken testsecret mytoken
     mykey abc123 pa55word p@ssw0rd p@ssword postgres postgresql mysql mariadb redis mongo mongodb
-    rabbitmq sa oracle elastic kibana minio minioadmin administrator __token__""".split()
+    rabbitmq sa oracle elastic kibana minio minioadmin administrator __token__"""
+    )
 )
 
 # Values that refer to a secret held elsewhere rather than being one.
@@ -80,9 +88,9 @@ def is_placeholder(value: str) -> bool:
 
 # For tokens with a vendor prefix the value's shape is already strong evidence, so only clear
 # stand-ins count (``sk_test_`` keys, for instance, are real credentials).
-_FAKE_WORDS: tuple[str, ...] = (
-    *"""example xxxxx placeholder your redacted dummy fake sample insert replace changeme < > ${ {{
-    **** .... … 0000000000 1234567890 abcdefghij""".split(),
+_FAKE_WORDS: tuple[str, ...] = _words(
+    """example xxxxx placeholder your redacted dummy fake sample insert replace changeme < > ${ {{
+    **** .... … 0000000000 1234567890 abcdefghij"""
 )
 
 

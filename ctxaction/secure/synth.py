@@ -43,8 +43,19 @@ _AVOID = re.compile(r"(?i)xxxx|exampl|test|fake|dummy|sample|abcd|1234|0000|(.)\
 
 def expand(template: str, seed: int | str = 0) -> str:
     """``template`` with every ``<<…>>`` form replaced by synthetic data (deterministic per seed)."""
+    return expand_parts(template, seed)[0]
+
+
+def expand_parts(template: str, seed: int | str = 0) -> tuple[str, list[str]]:
+    """:func:`expand`, plus the generated values in order (tests check none of them leaks)."""
     rng = random.Random(str(seed))
-    return _TOKEN.sub(lambda m: _generate(rng, m.group(1), m.group(2) or ""), template)
+    parts: list[str] = []
+
+    def generate(match: re.Match[str]) -> str:
+        parts.append(_generate(rng, match.group(1), match.group(2) or ""))
+        return parts[-1]
+
+    return _TOKEN.sub(generate, template), parts
 
 
 def _chars(rng: random.Random, alphabet: str, n: int) -> str:

@@ -1,0 +1,159 @@
+"""The engine's public API: scan, redact, PathRules, bulk_personal_data, allow markers."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from ctxaction.secure import Allowlist, Detector, PathRules, bulk_personal_data, redact, scan
+from ctxaction.secure.rules import ALL_RULES
+from ctxaction.secure.synth import expand
+
+try:  # Python 3.11+ moved the parser; 3.10 only has the deprecated alias
+    from re import _parser as sre_parse  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover
+    import sre_parse
+
+SECRET_LINE = 'API_KEY = "<<alnum:32>>"'
+
+
+def test_finding_positions_are_one_based_and_offsets_exact() -> None:
+    text = expand("import os\n\n" + SECRET_LINE + "\n", 1)
+    (finding,) = scan(text, "app.py")
+    assert (finding.line, finding.column) == (3, 12)
+    assert text[finding.start : finding.end] == text.split('"')[1]
+    assert finding.rule == "generic-secret"
+    assert text[finding.start : finding.end] not in finding.preview
+
+
+def test_crlf_lines_count_like_git() -> None:
+    text = expand("a = 1\r\nb = 2\r\n" + SECRET_LINE + "\r\n", 2)
+    (finding,) = scan(text, "app.py")
+    assert finding.line == 3
+    assert "\r" not in finding.preview
+
+
+def test_redact_keeps_line_numbers_for_multiline_keys() -> None:
+    text = expand("before\n<<pem:RSA PRIVATE KEY>>\n" + SECRET_LINE + "\nafter\n", 3)
+    redacted, findings = redact(text, "keys.txt")
+    assert [f.rule for f in findings] == ["private-key", "generic-secret"]
+    assert redacted.count("\n") == text.count("\n")
+    lines = redacted.split("\n")
+    assert lines[1] == "[REDACTED:private-key]"
+    assert lines[-2] == "after"
+    assert "[REDACTED:generic-secret]" in redacted
+
+
+def test_fingerprint_is_stable_across_positions() -> None:
+    line = expand(SECRET_LINE, 4)
+    first = scan(line, "a.py")[0].fingerprint
+    moved = scan("\n\n\n" + line, "b.py")[0].fingerprint
+    assert first == moved
+
+
+@pytest.mark.parametrize("marker", ["# ctxaction: allow", "# pragma: allowlist secret", "# gitleaks:allow"])
+def test_inline_allow_markers(marker: str) -> None:
+    assert scan(expand(f"{SECRET_LINE}  {marker}", 5), "app.py") == []
+
+
+def test_detect_secrets_next_line_marker() -> None:
+    text = expand(f"# pragma: allowlist nextline secret\n{SECRET_LINE}\n{SECRET_LINE}\n", 6)
+    assert [f.line for f in scan(text, "app.py")] == [3]
+
+
+def test_config_allowlist_paths_regexes_stopwords_and_disabled_rules() -> None:
+    text = expand(SECRET_LINE + "\nDB_PASSWORD=localdev<<pw:8>>\n", 7)
+    assert len(Detector(ALL_RULES).scan(text, "app.py")) == 2
+    assert Detector(ALL_RULES, Allowlist(paths=("tests/**",))).scan(text, "tests/x/app.py") == []
+    by_stopword = Detector(ALL_RULES, Allowlist(stopwords=("LOCALDEV",))).scan(text, "app.py")
+    assert [f.rule for f in by_stopword] == ["generic-secret"]
+    by_regex = Detector(ALL_RULES, Allowlist(regexes=(r"^API_KEY",))).scan(text, "app.py")
+    assert [f.rule for f in by_regex] == ["generic-password"]
+    disabled = Detector(ALL_RULES, Allowlist(disabled_rules=("generic-password",))).scan(text, "app.py")
+    assert [f.rule for f in disabled] == ["generic-secret"]
+
+
+@pytest.mark.parametrize(
+    ("path", "reason"),
+    [
+        ("deploy/staging.env", "sensitive path (*.env)"),
+        (".env", "sensitive path (.env)"),
+        (".env.local", "sensitive path (.env.*)"),
+        ("deploy/certs/server.pem", "sensitive path (*.pem)"),
+        ("home/.ssh/id_rsa", "sensitive path (id_rsa*)"),
+        ("app/secrets/db.yaml", "sensitive path (**/secrets/**)"),
+        ("ops/credentials/aws.json", "sensitive path (**/credentials/**)"),
+        ("config/production.yml", "sensitive path (config/production.*)"),
+        (".env.example", None),
+        ("home/.ssh/id_rsa.pub", None),
+        ("src/app.py", None),
+    ],
+)
+def test_default_path_rules(path: str, reason: str | None) -> None:
+    assert PathRules.from_repo(None).reason(path) == reason
+
+
+def test_contextignore_and_extra_patterns(tmp_path: Path) -> None:
+    (tmp_path / ".contextignore").write_text(
+        "# internal\n\ndata/*.csv\n!config/production.yml\n", encoding="utf-8"
+    )
+    rules = PathRules.from_repo(tmp_path, extra_patterns=["fixtures/big/"])
+    assert rules.reason("data/users.csv") == ".contextignore: line 3"
+    assert rules.reason("config/production.yml") is None
+    assert rules.reason("fixtures/big/a.json") == "excluded by config (fixtures/big/)"
+    assert rules.reason("data/sub/users.csv") is None
+
+
+def test_bulk_personal_data() -> None:
+    rows = "\n".join(
+        expand(f"{i},<<lower:6>>.<<lower:5>>@mail{i % 7}.net,+1 415-<<digits:3>>-<<digits:4>>", i)
+        for i in range(40)
+    )
+    reason = bulk_personal_data("id,email,phone\n" + rows, "fixtures/customers.csv")
+    assert reason is not None and "email addresses" in reason and "phone numbers" in reason
+    cards = "\n".join(expand("<<card:4:16>>", i) for i in range(5))
+    assert bulk_personal_data(cards, "dump.txt") == "bulk personal data (5 card numbers)"
+    assert bulk_personal_data(rows, "AUTHORS") is None
+    assert bulk_personal_data("contact: a@b.io, c@d.io\n", "README.md") is None
+    bad_cards = "\n".join(expand("<<cardbad:4:16>>", i) for i in range(5))
+    assert bulk_personal_data(bad_cards, "dump.txt") is None
+
+
+def _unbounded_repeat_nested(tree: sre_parse.SubPattern, inside_repeat: bool = False) -> bool:
+    """True when an unbounded repeat sits inside another repeat (the catastrophic shape)."""
+    for op, arg in tree.data:
+        children: list[tuple[sre_parse.SubPattern, bool]] = []
+        if op in (sre_parse.MAX_REPEAT, sre_parse.MIN_REPEAT):
+            _, high, sub = arg
+            if high == sre_parse.MAXREPEAT and inside_repeat:
+                return True
+            children = [(sub, inside_repeat or high > 1)]
+        elif op is sre_parse.SUBPATTERN:
+            children = [(arg[-1], inside_repeat)]
+        elif op is sre_parse.BRANCH:
+            children = [(branch, inside_repeat) for branch in arg[1]]
+        elif op in (sre_parse.ASSERT, sre_parse.ASSERT_NOT):
+            children = [(arg[1], inside_repeat)]
+        if any(_unbounded_repeat_nested(child, nested) for child, nested in children):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("rule", ALL_RULES, ids=[r.id for r in ALL_RULES])
+def test_rule_regex_has_no_nested_unbounded_repeat(rule: object) -> None:
+    pattern = rule.pattern  # type: ignore[attr-defined]
+    tree = sre_parse.parse(pattern, re.compile(pattern).flags)
+    assert not _unbounded_repeat_nested(tree)
+
+
+def test_one_megabyte_minified_line_is_scanned_and_secret_at_its_end_found() -> None:
+    # Every keyword, quotes and assignment characters repeated: the shape that makes backtracking
+    # regexes explode. The scan must finish and still find the real secret at the end.
+    chunk = 'var token=a.key,secret:"",password=b,api_key=c("x"),auth:{},eyJ.eyJ.' * 10
+    line = (chunk * (1_000_000 // len(chunk) + 1))[:1_000_000]
+    text = line + expand(';var apiKey="<<alnum:32>>";', 8)
+    findings = scan(text, "bundle.min.js")
+    assert [f.rule for f in findings] == ["generic-secret"]
+    assert findings[0].line == 1 and findings[0].start > 1_000_000
