@@ -53,15 +53,16 @@ class Workspace:
     root: Path
     config_path: Path | None = None
     fetch_issue: Callable[[int], Task] | None = None
+    github_repo: str | None = None
     encoding: str | None = None
     allow_estimate: bool = False
 
 
-def _fetch_from_github(root: Path) -> Callable[[int], Task]:
+def _fetch_from_github(root: Path, repo: str | None) -> Callable[[int], Task]:
     def fetch(number: int) -> Task:
         from ctxaction.github.fetch import fetch_task
 
-        return fetch_task(number, cwd=root)
+        return fetch_task(number, repo=repo, cwd=root)
 
     return fetch
 
@@ -72,7 +73,7 @@ def parse_task(ws: Workspace, task: str) -> Task:
 
     m = _ISSUE_NUMBER.match(task)
     if m:
-        fetch = ws.fetch_issue or _fetch_from_github(ws.root)
+        fetch = ws.fetch_issue or _fetch_from_github(ws.root, ws.github_repo)
         try:
             return fetch(int(m.group(1)))
         except (ValueError, RuntimeError) as exc:  # FetchError / GitHubError, worded for people

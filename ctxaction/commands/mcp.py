@@ -21,6 +21,12 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--repo", type=Path, default=Path("."), help="repository root (default: .)")
     parser.add_argument("--config", type=Path, help="config file (default: looked up in the repo)")
+    parser.add_argument(
+        "--github-repo",
+        metavar="OWNER/NAME",
+        help="repository an issue number refers to (default: GITHUB_REPOSITORY, then the origin remote); "
+        "the token comes from GITHUB_TOKEN or GH_TOKEN",
+    )
     parser.add_argument("--encoding", help="tiktoken encoding for token counts (default: from config)")
     parser.add_argument(
         "--allow-estimate",
@@ -46,5 +52,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"config file {args.config} not found")
     # stdout carries the protocol: nothing else may be printed there.
     print(f"ctxaction mcp: serving {root} over stdio", file=sys.stderr)
-    serve(Workspace(root, args.config, encoding=args.encoding, allow_estimate=args.allow_estimate))
+    ws = Workspace(root, args.config, github_repo=args.github_repo, encoding=args.encoding)
+    ws.allow_estimate = args.allow_estimate
+    serve(ws)
     return 0
