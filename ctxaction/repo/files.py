@@ -118,8 +118,11 @@ class RepoView:
                 reason = "binary"
             elif reason is None and size in _LFS_SIZES and path in marked and self._is_lfs_pointer(oid, path):
                 reason = "LFS pointer"
-            elif reason is None and size >= _MINIFIED_MIN_SIZE and path in line_counts and (
-                size / max(line_counts[path], 1) >= _MINIFIED_AVG_LINE
+            elif (
+                reason is None
+                and size >= _MINIFIED_MIN_SIZE
+                and path in line_counts
+                and (size / max(line_counts[path], 1) >= _MINIFIED_AVG_LINE)
             ):
                 reason = "minified"
             elif reason is None and path in marked and self._has_generated_header(oid, path):

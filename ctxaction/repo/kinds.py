@@ -68,8 +68,10 @@ def path_skip_reason(path: str) -> str | None:
     lower = base.lower()
     if lower.endswith(_MINIFIED_SUFFIXES):
         return "minified"
-    if lower.endswith(_GENERATED_SUFFIXES) or ".generated." in lower or any(
-        p in _GENERATED_DIRS for p in parts[:-1]
+    if (
+        lower.endswith(_GENERATED_SUFFIXES)
+        or ".generated." in lower
+        or any(p in _GENERATED_DIRS for p in parts[:-1])
     ):
         return "generated"
     return None

@@ -1,0 +1,95 @@
+"""Candidates and scores: ``collect(repo, task, profile)`` runs phases 1 and 2 of the pipeline.
+
+Phase 1 gathers every signal (:mod:`.candidates`, :mod:`.neighbours`), phase 2 weighs them
+(:mod:`.scoring`), and the best files get focus spans (:mod:`.focus`) for the excerpter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from typing import Protocol
+
+from ctxaction.mentions import extract
+from ctxaction.model import Candidate, Task
+from ctxaction.rank import candidates as found
+from ctxaction.rank import neighbours
+from ctxaction.rank.board import Board
+from ctxaction.rank.focus import build_focus
+from ctxaction.rank.scoring import DEFAULT_WEIGHTS, merged_weights, score
+from ctxaction.repo import history
+from ctxaction.repo.files import RepoView
+from ctxaction.repo.imports import ModuleIndex, is_test_path
+
+__all__ = ["DEFAULT_WEIGHTS", "RankProfile", "collect", "score"]
+
+STRONG = 8  # candidates whose neighbourhood (imports, tests, co-change) is explored
+FOCUS_FILES = 30  # candidates that get focus spans
+MAX_CANDIDATES = 200
+_NAMED = ("path_mention", "stack_frame", "pr_changed")
+
+
+class RankProfile(Protocol):
+    """What ranking needs from a profile (``ctxaction.config.Profile`` satisfies it)."""
+
+    @property
+    def scoring(self) -> Mapping[str, float]: ...
+
+    @property
+    def history_days(self) -> int: ...
+
+
+def collect(repo: RepoView, task: Task, profile: RankProfile) -> list[Candidate]:
+    """Ranked candidates (best first) with signals, reasons and focus spans."""
+    weights = merged_weights(profile.scoring)
+    comments = "\n\n".join(c.body for c in task.comments if not c.is_bot)
+    mentions = extract(task.title, task.body, comments)
+    files = {f.path: f for f in repo.tracked() if f.skip_reason is None}
+    ctx = found.Context(repo, task, mentions, files, ModuleIndex.build(files), Board(set(files)))
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        mined = pool.submit(history.mine, repo)
+        found.paths_and_frames(ctx)
+        found.modules(ctx)
+        found.pr_changed(ctx)
+        found.messages(ctx)
+        found.identifiers(ctx)
+        found.keywords(ctx)
+        strong = _strongest(ctx.board, weights)
+        neighbours.imports(ctx, strong)
+        neighbours.tests(ctx, strong)
+        phrases = [n for n, w in sorted(mentions.identifiers.items(), key=lambda kv: -kv[1]) if w >= 0.8][:4]
+        neighbours.from_history(ctx, mined.result(), strong, profile.history_days, phrases)
+    neighbours.blame(ctx)
+    ranked = _finish(ctx, weights)
+    owners = found.qualified_owners(mentions.dotted)
+    for cand in ranked[:FOCUS_FILES]:
+        text = repo.read_text(cand.path)
+        entry = ctx.board.entries.get(cand.path)
+        if text is not None and entry is not None:
+            cand.focus = build_focus(cand.path, text, entry.hints, ctx.keyword_idf, owners)
+    return ranked
+
+
+def _strongest(board: Board, weights: Mapping[str, float]) -> list[tuple[str, float]]:
+    """The best files so far with their score relative to the best (1.0 first)."""
+    ranked = score(board.candidates(), weights)
+    for cand in ranked:
+        cand.prior = found.code_prior(cand.path, _named(cand), is_test_path(cand.path))
+    ranked = score(ranked, weights)[:STRONG]
+    if not ranked or ranked[0].score <= 0:
+        return []
+    return [(c.path, c.score / ranked[0].score) for c in ranked if c.score > 0]
+
+
+def _named(cand: Candidate) -> bool:
+    return any(cand.signals.get(s, 0.0) >= 0.5 for s in _NAMED)
+
+
+def _finish(ctx: found.Context, weights: Mapping[str, float]) -> list[Candidate]:
+    cands = ctx.board.candidates()
+    for cand in cands:
+        test = is_test_path(cand.path)
+        cand.prior = found.code_prior(cand.path, _named(cand), test)
+        if cand.prior < 1.0:
+            cand.reasons.append("test file" if test else "not source code")
+    return score(cands, weights)[:MAX_CANDIDATES]

@@ -1,0 +1,61 @@
+"""The candidate board: per-file signals, reasons and hints gathered by the signal finders."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ctxaction.model import Candidate
+
+
+@dataclass
+class Hints:
+    """Line-level evidence in one file, turned into focus spans once the file is parsed."""
+
+    frame_lines: dict[int, str] = field(default_factory=dict)  # line -> why
+    message_lines: dict[int, str] = field(default_factory=dict)
+    use_lines: dict[int, tuple[float, str]] = field(default_factory=dict)  # line -> (strength, name)
+    defined: dict[str, float] = field(default_factory=dict)  # named identifier -> strength
+    keyword_lines: dict[int, set[str]] = field(default_factory=dict)
+
+
+@dataclass
+class Entry:
+    """What the signals found about one file so far."""
+
+    signals: dict[str, float] = field(default_factory=dict)
+    reasons: dict[str, float] = field(default_factory=dict)  # reason -> strength (for ordering)
+    hints: Hints = field(default_factory=Hints)
+
+
+class Board:
+    """Signals keyed by path; only eligible (tracked, not skipped) files are accepted."""
+
+    def __init__(self, eligible: set[str]) -> None:
+        self.eligible = eligible
+        self.entries: dict[str, Entry] = {}
+
+    def entry(self, path: str) -> Entry | None:
+        """The file's entry, created on first use; None for ineligible paths."""
+        if path not in self.eligible:
+            return None
+        return self.entries.setdefault(path, Entry())
+
+    def add(self, path: str, signal: str, value: float, reason: str | None = None) -> Entry | None:
+        """Combine ``value`` into the signal with a noisy-OR (several weak hints add up, never past 1)."""
+        e = self.entry(path)
+        if e is None or value <= 0:
+            return e
+        value = min(1.0, value)
+        old = e.signals.get(signal, 0.0)
+        e.signals[signal] = round(1.0 - (1.0 - old) * (1.0 - value), 6)
+        if reason:
+            e.reasons[reason] = max(e.reasons.get(reason, 0.0), value)
+        return e
+
+    def candidates(self, limit: int = 20) -> list[Candidate]:
+        """Entries as candidates, each with its strongest reasons first (``limit`` reasons at most)."""
+        out = []
+        for path, e in self.entries.items():
+            reasons = [r for r, _ in sorted(e.reasons.items(), key=lambda kv: -kv[1])][:limit]
+            out.append(Candidate(path=path, signals=dict(e.signals), reasons=reasons))
+        return out

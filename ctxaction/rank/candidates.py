@@ -1,0 +1,227 @@
+"""Phase 1: every signal proposes files — named paths, stack frames, modules, definitions and uses of
+named identifiers, quoted messages, keywords (BM25 over ``git grep`` hits) and PR changed files.
+
+Graph and history signals that need a first ranking (imports, tests, co-change, blame) live in
+:mod:`ctxaction.rank.neighbours`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from dataclasses import dataclass, field
+
+from ctxaction.mentions import Mentions, split_identifier
+from ctxaction.model import Task
+from ctxaction.rank.board import Board
+from ctxaction.rank.resolve import resolve_module, resolve_path
+from ctxaction.repo import search
+from ctxaction.repo.files import RepoView, TrackedFile
+from ctxaction.repo.imports import ModuleIndex
+from ctxaction.repo.kinds import is_code
+
+MAX_IDENTIFIERS = 60
+MAX_KEYWORDS = 24
+MAX_KEYWORD_FILES = 150
+BM25_K1 = 1.2
+BM25_B = 0.75
+_DEF_WORDS = (
+    r"(?:def|class|function|func|fn|struct|enum|trait|interface|type|impl|union|module|mod|record|object|"
+    r"macro_rules!|#\s*define|typedef\s+\w+|fun|val|var|let|const)"
+)
+_MESSAGE_SPLIT = re.compile(r"['\"`{}%()\[\]<>|]|\b\d[\d.]*\b|\s-\s|\\n")
+
+
+@dataclass
+class Context:
+    """Everything the signal finders share for one task."""
+
+    repo: RepoView
+    task: Task
+    mentions: Mentions
+    files: dict[str, TrackedFile]
+    index: ModuleIndex
+    board: Board
+    keyword_idf: dict[str, float] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+
+def paths_and_frames(ctx: Context) -> None:
+    """Files the text names directly, and traceback frames (the innermost in-repo frame strongest)."""
+    for raw in ctx.mentions.paths:
+        for r in resolve_path(raw, ctx.index):
+            ctx.board.add(r.path, "path_mention", r.confidence, f"named in the issue ({raw})")
+    resolved = [(f, r) for f in ctx.mentions.frames for r in resolve_path(f.path, ctx.index)]
+    if not resolved:
+        return
+    innermost = resolved[0] if resolved[0][0].innermost_first else resolved[-1]
+    for frame, r in resolved:
+        value = r.confidence * (1.0 if (frame, r) == innermost else 0.75)
+        where = f"line {frame.line}" if frame.line else "a frame"
+        func = f" ({frame.function})" if frame.function else ""
+        e = ctx.board.add(r.path, "stack_frame", value, f"{where} of the traceback{func}")
+        if e is not None and frame.line:
+            e.hints.frame_lines[frame.line] = f"{where} of the traceback{func}"
+
+
+def modules(ctx: Context) -> None:
+    """Dotted module paths (``pkg.mod.Class``) resolved to their files."""
+    for dotted in ctx.mentions.dotted:
+        for r in resolve_module(dotted, ctx.index):
+            ctx.board.add(r.path, "module_mention", r.confidence, f"module {dotted} named in the issue")
+
+
+def identifiers(ctx: Context) -> None:
+    """Files that define the named identifiers (strongest) or use them (weighted by rarity)."""
+    named = dict(ctx.mentions.identifiers)
+    for err in ctx.mentions.errors:
+        named[err] = max(named.get(err, 0.0), 0.7)
+    top = sorted(named.items(), key=lambda kv: -kv[1])[:MAX_IDENTIFIERS]
+    if not top:
+        return
+    strength = dict(top)
+    hits = search.word_hits(ctx.repo, list(strength))
+    word_re = re.compile(r"\b(" + "|".join(re.escape(n) for n, _ in top) + r")\b")
+    defs: dict[str, dict[str, list[int]]] = {}
+    uses: dict[str, dict[str, list[int]]] = {}
+    for hit in hits:
+        if hit.path not in ctx.files:
+            continue
+        for name in set(word_re.findall(hit.text)):
+            target = defs if _defines(hit.text, name) else uses
+            target.setdefault(name, {}).setdefault(hit.path, []).append(hit.line)
+    owners = qualified_owners(ctx.mentions.dotted)
+    for name, files in defs.items():
+        spec = 1.0 / math.sqrt(len(files))
+        for path, lines in files.items():
+            owner_bonus = 1.0 if owners.get(name, set()) & set(defs_in(defs, path)) else 0.0
+            value = strength[name] * max(spec, owner_bonus)
+            e = ctx.board.add(path, "symbol_definition", value, f"defines {name}, named in the issue")
+            if e is not None:
+                e.hints.defined[name] = max(e.hints.defined.get(name, 0.0), strength[name])
+                for line in lines:
+                    e.hints.use_lines.setdefault(line, (strength[name], name))
+    for name, files in uses.items():
+        spec = 1.0 / (1.0 + math.log2(len(files)))
+        if spec < 0.12:
+            continue
+        for path, lines in files.items():
+            value = strength[name] * spec * min(1.0, 0.6 + 0.1 * len(lines))
+            e = ctx.board.add(path, "symbol_use", value, f"uses {name}, named in the issue")
+            if e is not None:
+                for line in lines[:40]:
+                    old = e.hints.use_lines.get(line, (0.0, ""))
+                    if strength[name] * spec > old[0]:
+                        e.hints.use_lines[line] = (strength[name] * spec, name)
+
+
+def defs_in(defs: dict[str, dict[str, list[int]]], path: str) -> list[str]:
+    """Named identifiers defined in ``path``."""
+    return [name for name, files in defs.items() if path in files]
+
+
+def qualified_owners(dotted: list[str]) -> dict[str, set[str]]:
+    """member -> owners from ``Owner.member`` mentions (``Session.resolve_redirects``)."""
+    out: dict[str, set[str]] = {}
+    for d in dotted:
+        parts = d.split(".")
+        for owner, member in itertools.pairwise(parts):
+            out.setdefault(member, set()).add(owner)
+    return out
+
+
+def _defines(line: str, name: str) -> bool:
+    """Does this line define ``name`` (function, class, type, constant, method)?"""
+    n = re.escape(name)
+    if re.search(rf"{_DEF_WORDS}\s+(?:\([^)]*\)\s*)?[*&]?{n}\b", line):
+        return True
+    if re.match(
+        rf"\s*(?:export\s+)?(?:(?:public|private|protected|static|final|readonly)\s+)*{n}\s*(?::[^=]*)?=[^=]",
+        line,
+    ):
+        return True
+    # A method/function signature: `name(args) {` or a typed declaration ending in `{`.
+    return bool(re.match(rf"\s*(?:[\w<>\[\],*&:]+\s+)*{n}\s*\([^;]*\)\s*(?:[\w:<>\s,]*)\{{\s*$", line))
+
+
+def messages(ctx: Context) -> None:
+    """Files holding the literal text of quoted errors/warnings (format placeholders split out)."""
+    fragments: dict[str, float] = {}
+    for msg in ctx.mentions.messages:
+        for piece in _MESSAGE_SPLIT.split(msg):
+            piece = piece.strip(" .,:;!?-=*")
+            if len(piece) >= 10 and len(piece.split()) >= 2:
+                fragments[piece] = max(fragments.get(piece, 0.0), min(1.0, len(piece) / 30))
+    if not fragments:
+        return
+    hits = search.grep(ctx.repo, ["-F", "-i"], list(fragments)[:40])
+    per_fragment: dict[str, dict[str, list[int]]] = {}
+    for hit in hits:
+        if hit.path not in ctx.files:
+            continue
+        low = hit.text.lower()
+        for frag in fragments:
+            if frag.lower() in low:
+                per_fragment.setdefault(frag, {}).setdefault(hit.path, []).append(hit.line)
+    for frag, files in per_fragment.items():
+        spec = 1.0 / math.sqrt(len(files))
+        for path, lines in files.items():
+            short = frag if len(frag) <= 50 else frag[:47] + "…"
+            e = ctx.board.add(path, "error_message", fragments[frag] * spec, f'holds the message "{short}"')
+            if e is not None:
+                for line in lines[:10]:
+                    e.hints.message_lines[line] = f'message "{short}"'
+
+
+def keywords(ctx: Context) -> None:
+    """BM25 of the task's keywords over every eligible file (path words count double)."""
+    query = sorted(ctx.mentions.keywords.items(), key=lambda kv: -kv[1])[:MAX_KEYWORDS]
+    if not query:
+        return
+    qweight = {k: 1.0 + math.log(max(w, 1.0)) for k, w in query}
+    hits = search.keyword_hits(ctx.repo, list(qweight))
+    n_docs = max(1, len(ctx.files))
+    sizes = {p: max(f.size, 1) for p, f in ctx.files.items()}
+    avg = sum(sizes.values()) / max(1, len(sizes))
+    idf = {k: math.log(1 + (n_docs - hits.df.get(k, 0) + 0.5) / (hits.df.get(k, 0) + 0.5)) for k in qweight}
+    ctx.keyword_idf = idf
+    scores: dict[str, float] = {}
+    for path, counts in hits.counts.items():
+        if path not in ctx.files:
+            continue
+        norm = BM25_K1 * (1 - BM25_B + BM25_B * sizes[path] / avg)
+        scores[path] = sum(qweight[k] * idf[k] * tf * (BM25_K1 + 1) / (tf + norm) for k, tf in counts.items())
+    for path in ctx.files:
+        words = set(split_identifier(path.replace("/", " ").replace(".", " ")))
+        for k in words & qweight.keys():
+            scores[path] = scores.get(path, 0.0) + 2.0 * qweight[k] * idf[k]
+    if not scores:
+        return
+    best = max(scores.values())
+    ranked = sorted(scores.items(), key=lambda kv: -kv[1])[:MAX_KEYWORD_FILES]
+    for path, s in ranked:
+        matched = sorted(hits.counts.get(path, {}), key=lambda k: -idf[k] * qweight[k])[:4]
+        reason = f"keywords: {', '.join(matched)}" if matched else None
+        e = ctx.board.add(path, "keyword_match", s / best, reason)
+        if e is not None and path in hits.lines:
+            e.hints.keyword_lines = hits.lines[path]
+
+
+def pr_changed(ctx: Context) -> None:
+    """A PR's changed files are its strongest signal."""
+    for path in ctx.task.changed_files:
+        ctx.board.add(path, "pr_changed", 1.0, "changed by this pull request")
+
+
+def code_prior(path: str, named: bool, is_test: bool) -> float:
+    """Multiplier for the kind of file: sources 1.0, tests/docs/data lower unless named outright."""
+    if named:
+        return 1.0
+    if is_test:
+        return 0.35
+    if is_code(path):
+        return 1.0
+    if path.endswith((".md", ".rst", ".txt", ".adoc")):
+        return 0.3
+    return 0.5

@@ -1,0 +1,155 @@
+"""Signals around the strongest candidates: imports both ways, tests ↔ sources, history
+(change frequency, co-change, commits naming the issue, blame of named lines)."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+
+from ctxaction.rank.board import Board
+from ctxaction.rank.candidates import Context
+from ctxaction.repo import history, search
+from ctxaction.repo.imports import (
+    imports_of,
+    is_test_path,
+    module_names,
+    resolve_import_line,
+    sources_for,
+    tests_for,
+)
+from ctxaction.repo.kinds import language_of
+
+_IMPORT_LINE = (
+    r"^\s*(from|import)\s.*\b({names})\b|require\s*\(.*\b({names})\b|\bfrom\s+['\"][^'\"]*\b({names})\b"
+    r"|#\s*include\s+\"[^\"]*\b({names})\b|^\s*(pub\s+)?(use|mod)\s.*\b({names})\b"
+)
+MAX_REVERSE_IMPORTERS = 30
+
+
+def imports(ctx: Context, strong: Sequence[tuple[str, float]]) -> None:
+    """Files that strong candidates import, and files that import them."""
+    for path, rel in strong:
+        text = ctx.repo.read_text(path)
+        if text is None:
+            continue
+        deps = imports_of(path, text, ctx.index)
+        for dep in deps:
+            ctx.board.add(
+                dep,
+                "import_distance",
+                0.6 * rel / math.sqrt(max(1, len(deps)) / 4 + 1),
+                f"imported by {path}",
+            )
+    names: dict[str, list[str]] = {}
+    for path, _ in strong:
+        for name in module_names(path):
+            names.setdefault(name, []).append(path)
+    if not names:
+        return
+    alternation = "|".join(re.escape(n) for n in names)
+    hits = search.grep(ctx.repo, ["-E"], [_IMPORT_LINE.format(names=alternation)])
+    rel_of = dict(strong)
+    importers: dict[str, set[str]] = {}
+    for hit in hits:
+        if hit.path not in ctx.files:
+            continue
+        for target in _imported_strong(hit.path, hit.text, ctx, rel_of):
+            importers.setdefault(target, set()).add(hit.path)
+    for target, files in importers.items():
+        spread = 1.0 / math.sqrt(max(1, len(files)))
+        for f in sorted(files)[:MAX_REVERSE_IMPORTERS]:
+            ctx.board.add(f, "import_distance", 0.6 * rel_of[target] * spread, f"imports {target}")
+
+
+def _imported_strong(path: str, line: str, ctx: Context, rel_of: dict[str, float]) -> list[str]:
+    return [
+        t for t in resolve_import_line(path, line, language_of(path), ctx.index) if t in rel_of and t != path
+    ]
+
+
+def tests(ctx: Context, strong: Sequence[tuple[str, float]]) -> None:
+    """Tests of strong sources, and sources of named or strong tests."""
+    for path, rel in strong:
+        if is_test_path(path):
+            for src in sources_for(path, ctx.index):
+                ctx.board.add(src, "test_proximity", 0.8 * rel, f"source of the test {path}")
+        else:
+            for test in tests_for(path, ctx.index):
+                ctx.board.add(test, "test_proximity", 0.6 * rel, f"tests {path}")
+
+
+def from_history(
+    ctx: Context,
+    hist: history.History,
+    strong: Sequence[tuple[str, float]],
+    days: int,
+    phrases: Sequence[str],
+) -> None:
+    """Change frequency of candidates, co-change partners, commits naming the issue, blame."""
+    board: Board = ctx.board
+    counts = hist.change_counts(days)
+    if counts:
+        top = max(counts.values())
+        for path in list(board.entries):
+            n = counts.get(path, 0)
+            if n:
+                board.add(
+                    path,
+                    "change_frequency",
+                    math.log1p(n) / math.log1p(top),
+                    f"changed {n} times in {days} days",
+                )
+    for path, rel in strong[:3]:
+        partners = hist.co_changed(path)
+        if not partners:
+            continue
+        best = max(partners.values())
+        for other, n in partners.most_common(8):
+            if n >= 2:
+                board.add(
+                    other, "co_change", 0.7 * rel * n / best, f"changed together with {path} ({n} commits)"
+                )
+    refs = [f"#{n}" for n in ([ctx.task.number] if ctx.task.number else []) + ctx.mentions.issue_refs]
+    for commit in history.commits_matching(ctx.repo, refs):
+        if re.search(r"#(\d+)\b", commit.subject) or refs:
+            for f in commit.files[: history.BULK_COMMIT_FILES]:
+                board.add(
+                    f,
+                    "issue_reference",
+                    1.0 / math.sqrt(len(commit.files)),
+                    f"changed by {commit.sha[:8]} naming the issue",
+                )
+    for commit in history.commits_matching(ctx.repo, phrases, max_count=12):
+        if len(commit.files) > history.BULK_COMMIT_FILES:
+            continue
+        for f in commit.files:
+            board.add(
+                f,
+                "issue_reference",
+                0.35 / math.sqrt(len(commit.files)),
+                f'changed by {commit.sha[:8]} "{commit.subject[:50]}"',
+            )
+
+
+def blame(ctx: Context) -> None:
+    """Commits that last touched traceback lines → the other files they changed."""
+    shas: list[str] = []
+    sources: dict[str, str] = {}
+    for path, e in list(ctx.board.entries.items()):
+        lines = list(e.hints.frame_lines)
+        if not lines:
+            continue
+        for sha in history.blame_commits(ctx.repo, path, lines)[:3]:
+            shas.append(sha)
+            sources[sha] = path
+    if not shas:
+        return
+    for sha, files in history.files_of(ctx.repo, shas[:8]).items():
+        if len(files) > history.BULK_COMMIT_FILES:
+            continue
+        for f in files:
+            if f != sources.get(sha):
+                ctx.board.add(
+                    f, "blame", 0.5, f"changed with the last change to {sources[sha]}'s traceback lines"
+                )

@@ -1,0 +1,118 @@
+"""What git history says about files: change frequency, recent changes, co-change, commits that
+name the issue, and blame of the lines the task names. Every git call is bounded.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ctxaction.repo import git
+from ctxaction.repo.files import RepoView
+
+MAX_COMMITS = 400
+MAX_GREP_COMMITS = 30
+BULK_COMMIT_FILES = 40  # larger commits (renames, reformatting) say nothing about co-change
+_RECORD = "\x1e"
+_FIELD = "\x1f"
+_FORMAT = f"--format={_RECORD}%H{_FIELD}%ct{_FIELD}%s"
+
+
+@dataclass(frozen=True)
+class Commit:
+    """A commit with the files it touched."""
+
+    sha: str
+    time: int
+    subject: str
+    files: tuple[str, ...]
+
+
+@dataclass
+class History:
+    """A bounded window of recent history (newest first)."""
+
+    commits: list[Commit] = field(default_factory=list)
+    head_time: int = 0
+    shallow: bool = False
+
+    def change_counts(self, days: int | None = None) -> Counter[str]:
+        """How many commits touched each file, within ``days`` before HEAD's commit time (all if None)."""
+        horizon = self.head_time - days * 86400 if days else None
+        counts: Counter[str] = Counter()
+        for c in self.commits:
+            if horizon is not None and c.time < horizon:
+                break
+            if len(c.files) <= BULK_COMMIT_FILES:
+                counts.update(c.files)
+        return counts
+
+    def co_changed(self, path: str) -> Counter[str]:
+        """Files changed in the same commits as ``path``."""
+        partners: Counter[str] = Counter()
+        for c in self.commits:
+            if path in c.files and len(c.files) <= BULK_COMMIT_FILES:
+                partners.update(f for f in c.files if f != path)
+        return partners
+
+
+def _parse_log(out: str) -> list[Commit]:
+    commits: list[Commit] = []
+    for record in out.split(_RECORD):
+        head, _, rest = record.partition("\n")
+        fields = head.split(_FIELD)
+        if len(fields) < 3 or not re.fullmatch(r"[0-9a-f]{7,64}", fields[0]):
+            continue
+        files = tuple(line for line in rest.split("\n") if line.strip())
+        commits.append(Commit(fields[0], int(fields[1]) if fields[1].isdigit() else 0, fields[2], files))
+    return commits
+
+
+def mine(repo: RepoView, max_commits: int = MAX_COMMITS) -> History:
+    """One ``git log --name-only`` pass over the newest ``max_commits`` commits reachable from HEAD."""
+    if not repo.head:
+        return History(shallow=repo.shallow)
+    out = git.try_run(
+        repo.root,
+        ["log", "--no-merges", "--no-renames", f"-n{max_commits}", "--name-only", _FORMAT, repo.head, "--"],
+    )
+    commits = _parse_log(out or "")
+    head_time = git.try_run(repo.root, ["log", "-1", "--format=%ct", repo.head, "--"]) or "0"
+    return History(commits, int(head_time.strip() or 0), repo.shallow)
+
+
+def commits_matching(
+    repo: RepoView, phrases: Sequence[str], max_count: int = MAX_GREP_COMMITS
+) -> list[Commit]:
+    """Commits whose message contains any phrase (fixed strings, case-insensitive), newest first."""
+    phrases = [p for p in phrases if p.strip() and "\n" not in p]
+    if not repo.head or not phrases:
+        return []
+    args = ["log", "--no-merges", "--no-renames", f"-n{max_count}", "-i", "-F", "--name-only", _FORMAT]
+    args += [f"--grep={p}" for p in phrases]
+    return _parse_log(git.try_run(repo.root, [*args, repo.head, "--"]) or "")
+
+
+def blame_commits(repo: RepoView, path: str, lines: Sequence[int], max_lines: int = 12) -> list[str]:
+    """Commits that last touched the given lines of ``path`` (bounded), newest blame first."""
+    if not repo.head or not lines:
+        return []
+    args = ["blame", "--porcelain", "--no-textconv"]
+    for n in sorted(set(lines))[:max_lines]:
+        args += ["-L", f"{n},{n}"]
+    out = git.try_run(repo.root, [*args, repo.head, "--", path])
+    if not out:
+        return []
+    shas = re.findall(r"^([0-9a-f]{40}) \d+ \d+", out, re.M)
+    return list(dict.fromkeys(s for s in shas if set(s) != {"0"}))
+
+
+def files_of(repo: RepoView, shas: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    """Files touched by each commit (one ``git show`` call)."""
+    shas = [s for s in shas if re.fullmatch(r"[0-9a-f]{40}", s)]
+    if not shas:
+        return {}
+    out = git.try_run(repo.root, ["show", "--no-renames", "--name-only", _FORMAT, *shas, "--"]) or ""
+    return {c.sha: c.files for c in _parse_log(out)}

@@ -1,0 +1,131 @@
+"""``git grep`` searches (C speed, multi-threaded) that feed the candidate signals.
+
+Every pattern reaches git after ``-e`` (never as an option), paths after ``--``. With a ref the
+search runs over that commit's tree instead of the work tree.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from ctxaction.repo import git
+from ctxaction.repo.files import RepoView
+
+MAX_OUTPUT_LINES = 200_000
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One matching line (1-based) of a tracked file."""
+
+    path: str
+    line: int
+    text: str
+
+
+def grep(
+    repo: RepoView, args: Sequence[str], patterns: Sequence[str], pathspecs: Sequence[str] = ()
+) -> list[Hit]:
+    """Run ``git grep -n -z -I <args> -e p1 -e p2 … [ref] -- pathspecs`` and parse the hits."""
+    if not patterns:
+        return []
+    cmd = ["grep", "-n", "-z", "-I", "--no-color", *args]
+    for pat in patterns:
+        cmd += ["-e", pat]
+    tree = [repo.head] if repo.ref is not None else []
+    cmd += [*tree, "--", *pathspecs]
+    code, out = git.run_bytes(repo.root, cmd, ok_codes=(0, 1))
+    if code == 1:
+        return []
+    return _parse(out, f"{repo.head}:" if tree else "")
+
+
+def _parse(out: bytes, prefix: str) -> list[Hit]:
+    hits: list[Hit] = []
+    for n, raw in enumerate(out.split(b"\n")):
+        if n >= MAX_OUTPUT_LINES:
+            break
+        parts = raw.split(b"\0", 2)
+        if len(parts) < 3 or not parts[1].isdigit():
+            continue
+        path = parts[0].decode("utf-8", "replace")
+        if prefix and path.startswith(prefix):
+            path = path[len(prefix) :]
+        hits.append(Hit(path, int(parts[1]), parts[2].decode("utf-8", "replace")))
+    return hits
+
+
+_PCRE_OK: dict[str, bool] = {}
+
+
+def has_pcre(repo: RepoView) -> bool:
+    """Whether this git was built with PCRE (``git grep -P``); remembered per process."""
+    key = "pcre"
+    if key not in _PCRE_OK:
+        try:
+            proc = subprocess.run(
+                git.git_command(
+                    repo.root, ["grep", "-P", "-q", "-e", "(?<=a)b", "--no-index", "--", "/dev/null"]
+                ),
+                capture_output=True,
+                env=git.git_env(),
+                timeout=10,
+                check=False,
+            )
+            _PCRE_OK[key] = b"not compiled" not in proc.stderr and b"USE_LIBPCRE" not in proc.stderr
+        except (OSError, subprocess.TimeoutExpired):
+            _PCRE_OK[key] = False
+    return _PCRE_OK[key]
+
+
+@dataclass
+class KeywordHits:
+    """Per-file keyword occurrences from one pass over the repository."""
+
+    counts: dict[str, dict[str, int]] = field(default_factory=dict)  # path -> keyword -> count
+    lines: dict[str, dict[int, set[str]]] = field(default_factory=dict)  # path -> line -> keywords
+    df: dict[str, int] = field(default_factory=dict)  # keyword -> number of files
+
+
+def keyword_hits(repo: RepoView, keywords: Iterable[str], pathspecs: Sequence[str] = ()) -> KeywordHits:
+    """Occurrences of each keyword at the start of a word or sub-word (``redirect`` matches
+    ``resolve_redirects`` and ``ResolveRedirect``), case-insensitive for the lowercase form."""
+    kws = sorted({k.lower() for k in keywords if k.isalnum()}, key=len, reverse=True)
+    result = KeywordHits()
+    if not kws:
+        return result
+    alternation = "|".join(kws)
+    capital = "|".join(k[0].upper() + k[1:] for k in kws)
+    if has_pcre(repo):
+        args = ["-o", "-P"]
+        pattern = f"(?<![A-Za-z])(?i:{alternation})|(?:{capital})"
+    else:
+        args = ["-o", "-E", "-i"]
+        pattern = f"({alternation})"
+    hits = grep(repo, args, [pattern], pathspecs)
+    for hit in hits:
+        word = hit.text.lower()
+        kw = next((k for k in kws if word.startswith(k)), None)
+        if kw is None:
+            continue
+        per_file = result.counts.setdefault(hit.path, {})
+        per_file[kw] = per_file.get(kw, 0) + 1
+        result.lines.setdefault(hit.path, {}).setdefault(hit.line, set()).add(kw)
+    for per_file in result.counts.values():
+        for kw in per_file:
+            result.df[kw] = result.df.get(kw, 0) + 1
+    return result
+
+
+def literal_hits(repo: RepoView, fragments: Sequence[str], pathspecs: Sequence[str] = ()) -> list[Hit]:
+    """Lines holding any of the literal fragments (fixed strings, case-sensitive)."""
+    return grep(repo, ["-F"], [f for f in fragments if f.strip()], pathspecs)
+
+
+def word_hits(repo: RepoView, words: Sequence[str], pathspecs: Sequence[str] = ()) -> list[Hit]:
+    """Lines holding any of the words as a whole word (identifier uses and definitions)."""
+    clean = [w for w in words if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", w)]
+    return grep(repo, ["-w", "-F"], clean, pathspecs)
