@@ -204,9 +204,9 @@ def _blobs_from_diff(
     contents = _read_blobs(root, sorted({c.sha for c in scannable}))
     for change in scannable:
         lines = None if all_lines else frozenset(added.get(change.path, ()))
-        if lines is not None and not lines:
-            continue  # mode-only change, pure rename, or deletions only
         text, note = decode(contents.get(change.sha, b""), change.path, max_bytes)
+        if text is not None and lines is not None and not lines:
+            continue  # mode-only change, pure rename, or deletions only
         yield Blob(change.path, text, lines, note)
 
 
