@@ -13,13 +13,16 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from ctxaction.agents import AGENT_NAMES
 from ctxaction.github.client import ROLES
 from ctxaction.github.command import BUDGET_RANGE, COMMAND_RE, FORMATS, PROFILE_RE
+from ctxaction.sanitize import AGENT_HANDLES
 
 OUTPUTS = ("comment", "artifact", "summary")
 TRUE = frozenset({"true", "yes", "on", "1"})
 FALSE = frozenset({"false", "no", "off", "0", ""})
 HISTORY_RANGE = (0, 100_000)
+MARKDOWN_RANGE = (0, 500_000)
 ARTIFACT_DIR_RE = re.compile(r"^[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)*$")
 
 
@@ -43,6 +46,9 @@ class Inputs:
     edited_comments: bool = False
     bot_login: str = ""
     artifact_dir: str = "context-package"
+    agent: str = ""
+    fail_on_error: bool = True
+    markdown_limit: int = 30_000
 
 
 def raw_input(env: Mapping[str, str], name: str) -> str:
@@ -110,6 +116,14 @@ def read_inputs(env: Mapping[str, str]) -> Inputs:
     bot_login = get("bot-login")
     if bot_login and not re.fullmatch(r"[A-Za-z0-9-]+(?:\[bot\])?", bot_login):
         raise InputError(f"input 'bot-login': expected a GitHub login, got {_show(bot_login)}")
+    # Other agents find their sticky comment by a bot whose login contains their name
+    # (claude-code-action: any Bot login containing "claude"): ours must never match.
+    clash = next((h for h in AGENT_HANDLES if h in bot_login.lower()), None)
+    if clash:
+        raise InputError(
+            f"input 'bot-login': {_show(bot_login)} contains '{clash}', which another agent's sticky-comment "
+            "lookup would take for its own: use a login without an agent's name"
+        )
     artifact_dir = get("artifact-dir", "context-package")
     if not ARTIFACT_DIR_RE.match(artifact_dir) or ".." in artifact_dir.split("/"):
         raise InputError(f"input 'artifact-dir': expected a workspace folder, got {_show(artifact_dir)}")
@@ -126,4 +140,21 @@ def read_inputs(env: Mapping[str, str]) -> Inputs:
         edited_comments=_bool("edited-comments", get("edited-comments", "false")),
         bot_login=bot_login,
         artifact_dir=artifact_dir,
+        agent=_agent(get("agent")),
+        fail_on_error=fail_on_error(env),
+        markdown_limit=_int("markdown-limit", get("markdown-limit", "30000"), *MARKDOWN_RANGE),
     )
+
+
+def _agent(value: str) -> str:
+    """``""`` (the config decides) or one of the agent presets."""
+    if value and value.lower() not in AGENT_NAMES:
+        known = ", ".join(AGENT_NAMES)
+        raise InputError(f"input 'agent': expected one of {known} (or empty), got {_show(value)}")
+    return value.lower()
+
+
+def fail_on_error(env: Mapping[str, str]) -> bool:
+    """The ``fail-on-error`` input, read first and leniently: even with other inputs broken, a
+    run that asked to fail open must not fail (an unreadable value counts as ``true``)."""
+    return raw_input(env, "fail-on-error").lower() not in FALSE - {""}
