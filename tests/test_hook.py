@@ -1,0 +1,207 @@
+"""The hook: ctxaction-secrets in real commits, plain-hook install/uninstall, pre-commit framework."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from ctxaction.hook import LEGACY_SUFFIX, MARKER, SHIM, install, main, uninstall
+from ctxaction.secure.synth import expand
+from tests.gitrepo import GitRepo
+
+ROOT = Path(__file__).resolve().parent.parent
+KEY = expand('API_KEY = "<<alnum:32>>"\n', "hook")
+SECRET = KEY.split('"')[1]
+
+
+def commit(repo: GitRepo, *extra: str) -> subprocess.CompletedProcess[str]:
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "T",
+        "GIT_AUTHOR_EMAIL": "t@e.io",
+        "GIT_COMMITTER_NAME": "T",
+        "GIT_COMMITTER_EMAIL": "t@e.io",
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_CONFIG_GLOBAL": os.devnull,
+    }
+    return subprocess.run(
+        ["git", "commit", "-q", "-m", "c", *extra],
+        cwd=repo.root,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_shim_in_repo_matches_the_installed_one() -> None:
+    assert (ROOT / "hooks" / "pre-commit").read_text(encoding="utf-8") == SHIM
+    assert os.access(ROOT / "hooks" / "pre-commit", os.X_OK)
+
+
+def test_entry_point_limits_itself_to_given_files(
+    make_repo: Callable[..., GitRepo], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = make_repo()
+    repo.write("a.py", KEY)
+    repo.write("b.py", "x = 1\n")
+    repo.git("add", "-A")
+    monkeypatch.chdir(repo.root)
+    assert main(["b.py"]) == 0
+    assert main(["a.py", "b.py"]) == 1
+    repo.write("c.py", KEY)  # not staged: a pre-push/manual run scans it from disk
+    assert main(["c.py"]) == 1
+    assert SECRET not in capsys.readouterr().out
+
+
+def test_outside_a_repository(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main([]) == 0
+    (tmp_path / "x.py").write_text(KEY, encoding="utf-8")
+    assert main(["x.py"]) == 1
+
+
+def test_install_blocks_a_commit_and_chains_the_existing_hook(make_repo: Callable[..., GitRepo]) -> None:
+    repo = make_repo()
+    hooks = repo.root / ".git" / "hooks"
+    legacy_log = repo.root / "legacy-ran"
+    (hooks / "pre-commit").write_text(f"#!/bin/sh\necho ran >> '{legacy_log}'\n", encoding="utf-8")
+    (hooks / "pre-commit").chmod(0o755)
+    message = install(repo.root)
+    assert "existing hook now runs first" in message
+    assert (hooks / f"pre-commit{LEGACY_SUFFIX}").exists()
+    assert "refreshed" in install(repo.root)  # idempotent
+    assert not (hooks / f"pre-commit{LEGACY_SUFFIX}{LEGACY_SUFFIX}").exists()
+
+    repo.write("a.py", KEY)
+    repo.git("add", "a.py")
+    blocked = commit(repo)
+    assert blocked.returncode == 1
+    assert "a.py:1:12: generic-secret" in blocked.stderr and SECRET not in blocked.stdout + blocked.stderr
+    assert legacy_log.read_text(encoding="utf-8") == "ran\n"
+
+    repo.write("a.py", "x = 1\n")
+    repo.git("add", "a.py")
+    assert commit(repo).returncode == 0
+
+    assert "restored the previous hook" in uninstall(repo.root)
+    assert MARKER not in (hooks / "pre-commit").read_text(encoding="utf-8")
+    assert "nothing to do" not in uninstall_message_or_error(repo.root)
+
+
+def uninstall_message_or_error(root: Path) -> str:
+    from ctxaction.hook import HookError
+
+    try:
+        return uninstall(root)
+    except HookError as exc:
+        return str(exc)
+
+
+def test_hooks_path_and_worktree(make_repo: Callable[..., GitRepo], tmp_path: Path) -> None:
+    repo = make_repo()
+    repo.commit({"a.py": "x = 1\n"})
+    repo.git("config", "core.hooksPath", ".githooks")
+    install(repo.root)
+    assert MARKER in (repo.root / ".githooks" / "pre-commit").read_text(encoding="utf-8")
+    repo.write("b.py", KEY)
+    repo.git("add", "b.py")
+    assert commit(repo).returncode == 1
+    assert "removed" in uninstall(repo.root)
+
+
+def test_worktree_shares_the_main_hooks_folder(make_repo: Callable[..., GitRepo], tmp_path: Path) -> None:
+    repo = make_repo()
+    repo.commit({"a.py": "x = 1\n"})
+    worktree = tmp_path / "wt"
+    repo.git("worktree", "add", "-q", str(worktree), "-b", "side")
+    install(worktree)
+    assert MARKER in (repo.root / ".git" / "hooks" / "pre-commit").read_text(encoding="utf-8")
+    assert "already installed" in install(repo.root)
+    assert "removed" in uninstall(worktree)
+    assert "nothing to do" in uninstall(repo.root)
+
+
+def test_uninstall_leaves_foreign_hooks_alone(make_repo: Callable[..., GitRepo]) -> None:
+    from ctxaction.hook import HookError
+
+    repo = make_repo()
+    hook = repo.root / ".git" / "hooks" / "pre-commit"
+    hook.write_text("#!/bin/sh\nexit 0\n", encoding="utf-8")
+    with pytest.raises(HookError, match="not installed by ctxaction"):
+        uninstall(repo.root)
+    assert hook.read_text(encoding="utf-8") == "#!/bin/sh\nexit 0\n"
+
+
+def test_cli_hook_command_outside_repo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from ctxaction.cli import main as cli_main
+
+    assert cli_main(["hook", "install", "--repo", str(tmp_path)]) == 1
+    assert "not a git repository" in capsys.readouterr().err
+
+
+# ---- the pre-commit framework ----------------------------------------------------------------
+
+PRE_COMMIT = [sys.executable, "-m", "pre_commit"]
+
+
+def test_manifest_is_valid_for_pre_commit() -> None:
+    proc = subprocess.run(
+        [*PRE_COMMIT, "validate-manifest", str(ROOT / ".pre-commit-hooks.yaml")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def _pypi_reachable() -> bool:
+    if os.environ.get("PIP_INDEX_URL") or os.environ.get("PIP_FIND_LINKS"):
+        return True
+    try:
+        socket.create_connection(("pypi.org", 443), timeout=3).close()
+    except OSError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(
+    not _pypi_reachable(), reason="pre-commit try-repo installs the hook from PyPI, unreachable here"
+)
+def test_pre_commit_try_repo_blocks_and_passes(make_repo: Callable[..., GitRepo], tmp_path: Path) -> None:
+    clone = ROOT  # try-repo snapshots a local checkout itself (uncommitted changes included)
+    target = make_repo("target")
+    target.commit({"README.md": "hello\n"})
+    target.write("app.py", KEY)
+    target.git("add", "app.py")
+    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pc-home")}
+    blocked = subprocess.run(
+        [*PRE_COMMIT, "try-repo", str(clone), "ctxaction-secrets"],
+        cwd=target.root,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=900,
+    )
+    assert blocked.returncode == 1, blocked.stdout + blocked.stderr
+    assert "app.py:1:12: generic-secret" in blocked.stdout
+    assert SECRET not in blocked.stdout + blocked.stderr
+    target.write("app.py", "print('clean')\n")
+    target.git("add", "app.py")
+    passed = subprocess.run(
+        [*PRE_COMMIT, "try-repo", str(clone), "ctxaction-secrets"],
+        cwd=target.root,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=900,
+    )
+    assert passed.returncode == 0, passed.stdout + passed.stderr
