@@ -23,9 +23,9 @@ from types import ModuleType
 
 from ctxaction.model import Candidate
 from ctxaction.rank import collect
-from ctxaction.repo.files import open_repo, split_lines
+from ctxaction.repo.files import open_repo
 from ctxaction.task import parse_issue_text
-from ctxaction.tokens import get_counter
+from ctxaction.tokens import Counter, get_counter
 
 CONTEXT = 3
 
@@ -48,9 +48,10 @@ def _harness(path: str) -> ModuleType:
     return mod
 
 
-def simulate(cands: list[Candidate], lines_of: dict[str, list[str]], budget: int, count: object) -> dict[str, set[int]]:
+def simulate(
+    cands: list[Candidate], lines_of: dict[str, list[str]], budget: int, counter: Counter
+) -> dict[str, set[int]]:
     """Greedy packer: whole file when it fits in the file's allowance, else focus spans by weight."""
-    counter = count  # tokens.Counter
     remaining = budget
     packed: dict[str, set[int]] = {}
     for cand in cands[:15]:
@@ -58,7 +59,7 @@ def simulate(cands: list[Candidate], lines_of: dict[str, list[str]], budget: int
             break
         lines = lines_of[cand.path]
         allowance = remaining * (0.5 if packed else 0.6)
-        whole = counter.count("\n".join(lines))  # type: ignore[attr-defined]
+        whole = counter.count("\n".join(lines))
         if whole <= allowance or (whole <= remaining and len(packed) >= 3):
             packed[cand.path] = set(range(1, len(lines) + 1))
             remaining -= whole
@@ -66,8 +67,9 @@ def simulate(cands: list[Candidate], lines_of: dict[str, list[str]], budget: int
         chosen: set[int] = set()
         spent = 0
         for f in cand.focus:
-            new = [n for n in range(max(1, f.start - CONTEXT), min(len(lines), f.end + CONTEXT) + 1) if n not in chosen]
-            cost = counter.count("\n".join(lines[n - 1] for n in new)) if new else 0  # type: ignore[attr-defined]
+            span = range(max(1, f.start - CONTEXT), min(len(lines), f.end + CONTEXT) + 1)
+            new = [n for n in span if n not in chosen]
+            cost = counter.count("\n".join(lines[n - 1] for n in new)) if new else 0
             if spent + cost > allowance:
                 continue
             chosen.update(new)
@@ -104,7 +106,8 @@ def main(argv: list[str] | None = None) -> int:
             continue
         repo_obj = sb.git_repo(gitdir)
         missing = [p for p, e in repo_obj.tree(inst["base_commit"]).items() if e[1] == "blob" and e[3] < 0]
-        wt = sb.make_worktree(gitdir, inst["base_commit"], os.path.join(a.workdir, inst["instance_id"]), True, missing)
+        where = os.path.join(a.workdir, inst["instance_id"])
+        wt = sb.make_worktree(gitdir, inst["base_commit"], where, True, missing)
         task = parse_issue_text(sb.issue_text(inst["problem_statement"]))
         t0 = time.perf_counter()
         view = open_repo(wt)
@@ -129,15 +132,20 @@ def main(argv: list[str] | None = None) -> int:
             "top": [c.path for c in cands[:5]],
         }
         records.append(rec)
-        print(f"{rec['id']:40s} rank={rec['gold_rank']} in={int(rec['file_all'])} "
-              f"lines={rec['line_recall']:.2f} t={seconds:.2f}s", flush=True)
+        print(
+            f"{rec['id']:40s} rank={rec['gold_rank']} in={int(rec['file_all'])} "
+            f"lines={rec['line_recall']:.2f} t={seconds:.2f}s",
+            flush=True,
+        )
     if records:
         n = len(records)
         top1 = sum(1 for r in records if all(x == 1 for x in r["gold_rank"])) / n
         top5 = sum(1 for r in records if all(x is not None and x <= 5 for x in r["gold_rank"])) / n
-        print(f"\nn={n} file_all={sum(r['file_all'] for r in records) / n:.3f} "
-              f"line_recall={sum(r['line_recall'] for r in records) / n:.3f} top1={top1:.3f} top5={top5:.3f} "
-              f"median_s={statistics.median(r['seconds'] for r in records):.2f}")
+        print(
+            f"\nn={n} file_all={sum(r['file_all'] for r in records) / n:.3f} "
+            f"line_recall={sum(r['line_recall'] for r in records) / n:.3f} top1={top1:.3f} top5={top5:.3f} "
+            f"median_s={statistics.median(r['seconds'] for r in records):.2f}"
+        )
     if a.json:
         Path(a.json).write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
     return 0

@@ -47,6 +47,7 @@ _FILE_LINE = re.compile(
     rf"(?P<path>{_PATH_CHARS}*?[\w\-]+\.(?:{_CODE_EXT}))(?::|#L|\(|, line |\", line | line )(?P<line>\d+)\b"
 )
 
+
 @dataclass(frozen=True)
 class Frame:
     """One stack frame or file:line reference, in the order it appeared in the text."""

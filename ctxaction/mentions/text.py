@@ -15,7 +15,10 @@ _HTML_TAG = re.compile(
     r"</?(?:details|summary|br|p|b|i|em|strong|code|pre|img|a|sub|sup|kbd|div|span)\b[^>]*>", re.I
 )
 # ``pip list`` / ``conda list`` rows: a package name then a version, nothing that names code.
-_PACKAGE_ROW = re.compile(r"^\s*[\w.\-\[\]]+\s+v?\d+(?:\.[\w+]+)+\S*(?:\s+\S+)?\s*$")
+_PACKAGE_ROW = re.compile(
+    r"^\s*[\w.\-\[\]]+\s+v?\d+(?:\.[\w+]+)+\S*(?:\s+\S+)?\s*$"
+    r"|^\s*[\w.\-]+\s*:\s*(?:v?\d[\w.+\-]*|None|installed|True|False)\s*$"
+)
 
 
 @dataclass(frozen=True)

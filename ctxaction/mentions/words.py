@@ -97,16 +97,27 @@ def identifiers(segs: Iterable[Segment]) -> dict[str, float]:
 
     for seg in segs:
         called = {m.group(1) for m in _CALL.finditer(seg.text)}
-        dotted = {part for m in _DOTTED.finditer(seg.text) for part in re.split(r"\.|::", m.group(0))}
+        dotted: set[str] = set()
+        prefixes: set[str] = set()  # leading parts of chains: packages and aliases (sphinx, ext, np)
+        for m in _DOTTED.finditer(seg.text):
+            parts = re.split(r"\.|::", m.group(0))
+            if parts[-1].lower() in _FILE_EXTS:
+                continue  # a file name such as index.rst
+            dotted.update(parts)
+            prefixes.update(p for p in parts[:-1] if not is_code_like(p))
+        in_files = {m.group(0).rsplit(".", 1)[0] for m in _PATH.finditer(seg.text)}
         for tok in _IDENT.findall(seg.text):
+            if tok in in_files and tok not in called:
+                continue
             shaped = is_code_like(tok) or tok in called or tok in dotted
+            scale = 0.3 if tok in prefixes and tok not in called else 1.0
             if seg.kind == "inline":
-                add(tok, 1.0 if shaped or tok.lower() not in STOPWORDS else 0.3)
+                add(tok, scale * (1.0 if shaped or tok.lower() not in STOPWORDS else 0.3))
             elif seg.kind == "fence":
                 if shaped:
-                    add(tok, 0.5 if tok in called or tok in dotted else 0.4)
+                    add(tok, scale * (0.5 if tok in called or tok in dotted else 0.4))
             elif shaped and tok.lower() not in STOPWORDS:
-                add(tok, 1.0 if seg.title else 0.8)
+                add(tok, scale * (1.0 if seg.title else 0.8))
     return out
 
 
@@ -180,7 +191,7 @@ def keywords(segs: Iterable[Segment]) -> dict[str, float]:
             if seg.kind == "fence" and not is_code_like(tok) and tok.lower() in IDENT_STOP:
                 continue
             for word in split_identifier(tok):
-                if len(word) < 3 or word in STOPWORDS or word.isdigit():
+                if len(word) < 3 or word in STOPWORDS or word in IDENT_STOP or word.isdigit():
                     continue
                 out[word] = out.get(word, 0.0) + weight
     return out

@@ -24,7 +24,7 @@ from ctxaction.repo.imports import ModuleIndex, is_test_path
 __all__ = ["DEFAULT_WEIGHTS", "RankProfile", "collect", "score"]
 
 STRONG = 8  # candidates whose neighbourhood (imports, tests, co-change) is explored
-FOCUS_FILES = 30  # candidates that get focus spans
+FOCUS_FILES = 15  # candidates that get focus spans
 MAX_CANDIDATES = 200
 _NAMED = ("path_mention", "stack_frame", "pr_changed")
 
@@ -46,9 +46,10 @@ def collect(repo: RepoView, task: Task, profile: RankProfile) -> list[Candidate]
     mentions = extract(task.title, task.body, comments)
     files = {f.path: f for f in repo.tracked() if f.skip_reason is None}
     ctx = found.Context(repo, task, mentions, files, ModuleIndex.build(files), Board(set(files)))
-    with ThreadPoolExecutor(max_workers=2) as pool:
+    with ThreadPoolExecutor(max_workers=3) as pool:
         mined = pool.submit(history.mine, repo)
         found.paths_and_frames(ctx)
+        blamed = pool.submit(neighbours.blame_sources, repo, neighbours.framed_files(ctx))
         found.modules(ctx)
         found.pr_changed(ctx)
         found.messages(ctx)
@@ -59,7 +60,7 @@ def collect(repo: RepoView, task: Task, profile: RankProfile) -> list[Candidate]
         neighbours.tests(ctx, strong)
         phrases = [n for n, w in sorted(mentions.identifiers.items(), key=lambda kv: -kv[1]) if w >= 0.8][:4]
         neighbours.from_history(ctx, mined.result(), strong, profile.history_days, phrases)
-    neighbours.blame(ctx)
+        neighbours.blame(ctx, blamed.result())
     ranked = _finish(ctx, weights)
     owners = found.qualified_owners(mentions.dotted)
     for cand in ranked[:FOCUS_FILES]:

@@ -19,7 +19,7 @@ from ctxaction.rank.resolve import resolve_module, resolve_path
 from ctxaction.repo import search
 from ctxaction.repo.files import RepoView, TrackedFile
 from ctxaction.repo.imports import ModuleIndex
-from ctxaction.repo.kinds import is_code
+from ctxaction.repo.kinds import code_globs, is_code
 
 MAX_IDENTIFIERS = 60
 MAX_KEYWORDS = 24
@@ -81,15 +81,17 @@ def identifiers(ctx: Context) -> None:
     if not top:
         return
     strength = dict(top)
-    hits = search.word_hits(ctx.repo, list(strength))
+    hits = search.word_hits(ctx.repo, list(strength), code_globs())
     word_re = re.compile(r"\b(" + "|".join(re.escape(n) for n, _ in top) + r")\b")
+    definers = _definition_patterns([n for n, _ in top])
     defs: dict[str, dict[str, list[int]]] = {}
     uses: dict[str, dict[str, list[int]]] = {}
     for hit in hits:
         if hit.path not in ctx.files:
             continue
+        defined = {m.group("name") for p in definers for m in p.finditer(hit.text)}
         for name in set(word_re.findall(hit.text)):
-            target = defs if _defines(hit.text, name) else uses
+            target = defs if name in defined else uses
             target.setdefault(name, {}).setdefault(hit.path, []).append(hit.line)
     owners = qualified_owners(ctx.mentions.dotted)
     for name, files in defs.items():
@@ -131,18 +133,18 @@ def qualified_owners(dotted: list[str]) -> dict[str, set[str]]:
     return out
 
 
-def _defines(line: str, name: str) -> bool:
-    """Does this line define ``name`` (function, class, type, constant, method)?"""
-    n = re.escape(name)
-    if re.search(rf"{_DEF_WORDS}\s+(?:\([^)]*\)\s*)?[*&]?{n}\b", line):
-        return True
-    if re.match(
-        rf"\s*(?:export\s+)?(?:(?:public|private|protected|static|final|readonly)\s+)*{n}\s*(?::[^=]*)?=[^=]",
-        line,
-    ):
-        return True
-    # A method/function signature: `name(args) {` or a typed declaration ending in `{`.
-    return bool(re.match(rf"\s*(?:[\w<>\[\],*&:]+\s+)*{n}\s*\([^;]*\)\s*(?:[\w:<>\s,]*)\{{\s*$", line))
+def _definition_patterns(names: list[str]) -> tuple[re.Pattern[str], ...]:
+    """Patterns of a line that defines one of ``names`` (function, class, type, constant, method);
+    the defined name is the ``name`` group."""
+    n = "(?P<name>" + "|".join(re.escape(x) for x in names) + ")"
+    return (
+        re.compile(rf"{_DEF_WORDS}\s+(?:\([^)]*\)\s*)?[*&]?{n}\b"),
+        re.compile(
+            rf"^\s*(?:export\s+)?(?:(?:public|private|protected|static|final|readonly)\s+)*{n}\s*(?::[^=]*)?=[^=]"
+        ),
+        # A method/function signature: `name(args) {` or a typed declaration ending in `{`.
+        re.compile(rf"^\s*(?:[\w<>\[\],*&:]+\s+)*{n}\s*\([^;]*\)\s*(?:[\w:<>\s,]*)\{{\s*$"),
+    )
 
 
 def messages(ctx: Context) -> None:
@@ -155,7 +157,7 @@ def messages(ctx: Context) -> None:
                 fragments[piece] = max(fragments.get(piece, 0.0), min(1.0, len(piece) / 30))
     if not fragments:
         return
-    hits = search.grep(ctx.repo, ["-F", "-i"], list(fragments)[:40])
+    hits = search.grep(ctx.repo, ["-F", "-i"], list(fragments)[:40], code_globs())
     per_fragment: dict[str, dict[str, list[int]]] = {}
     for hit in hits:
         if hit.path not in ctx.files:
@@ -180,7 +182,7 @@ def keywords(ctx: Context) -> None:
     if not query:
         return
     qweight = {k: 1.0 + math.log(max(w, 1.0)) for k, w in query}
-    hits = search.keyword_hits(ctx.repo, list(qweight))
+    hits = search.keyword_hits(ctx.repo, list(qweight), code_globs())
     n_docs = max(1, len(ctx.files))
     sizes = {p: max(f.size, 1) for p, f in ctx.files.items()}
     avg = sum(sizes.values()) / max(1, len(sizes))

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from ctxaction.rank.board import Board
 from ctxaction.rank.candidates import Context
 from ctxaction.repo import history, search
+from ctxaction.repo.files import RepoView
 from ctxaction.repo.imports import (
     imports_of,
     is_test_path,
@@ -18,7 +19,7 @@ from ctxaction.repo.imports import (
     sources_for,
     tests_for,
 )
-from ctxaction.repo.kinds import language_of
+from ctxaction.repo.kinds import code_globs, language_of
 
 _IMPORT_LINE = (
     r"^\s*(from|import)\s.*\b({names})\b|require\s*\(.*\b({names})\b|\bfrom\s+['\"][^'\"]*\b({names})\b"
@@ -48,7 +49,8 @@ def imports(ctx: Context, strong: Sequence[tuple[str, float]]) -> None:
     if not names:
         return
     alternation = "|".join(re.escape(n) for n in names)
-    hits = search.grep(ctx.repo, ["-E"], [_IMPORT_LINE.format(names=alternation)])
+    engine = "-P" if search.has_pcre(ctx.repo) else "-E"
+    hits = search.grep(ctx.repo, [engine], [_IMPORT_LINE.format(names=alternation)], code_globs())
     rel_of = dict(strong)
     importers: dict[str, set[str]] = {}
     for hit in hits:
@@ -132,20 +134,34 @@ def from_history(
             )
 
 
-def blame(ctx: Context) -> None:
-    """Commits that last touched traceback lines → the other files they changed."""
-    shas: list[str] = []
+def framed_files(ctx: Context, max_files: int = 2) -> list[tuple[str, list[int]]]:
+    """The most strongly framed files and their traceback lines (taken before threads start)."""
+    framed = sorted(
+        (
+            (e.signals.get("stack_frame", 0.0), p, list(e.hints.frame_lines))
+            for p, e in ctx.board.entries.items()
+        ),
+        reverse=True,
+    )
+    return [(p, lines) for value, p, lines in framed[:max_files] if value > 0 and lines]
+
+
+def blame_sources(repo: RepoView, framed: list[tuple[str, list[int]]]) -> dict[str, str]:
+    """Commits that last touched the given lines → the file they were blamed in.
+
+    Blame walks history until each line's origin, so only a few files and lines are blamed."""
     sources: dict[str, str] = {}
-    for path, e in list(ctx.board.entries.items()):
-        lines = list(e.hints.frame_lines)
-        if not lines:
-            continue
-        for sha in history.blame_commits(ctx.repo, path, lines)[:3]:
-            shas.append(sha)
-            sources[sha] = path
-    if not shas:
+    for path, lines in framed:
+        for sha in history.blame_commits(repo, path, lines, max_lines=4)[:3]:
+            sources.setdefault(sha, path)
+    return sources
+
+
+def blame(ctx: Context, sources: dict[str, str]) -> None:
+    """The other files changed by the commits that last touched traceback lines."""
+    if not sources:
         return
-    for sha, files in history.files_of(ctx.repo, shas[:8]).items():
+    for sha, files in history.files_of(ctx.repo, list(sources)[:6]).items():
         if len(files) > history.BULK_COMMIT_FILES:
             continue
         for f in files:

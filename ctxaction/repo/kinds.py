@@ -52,6 +52,11 @@ def language_of(path: str) -> str:
     return _LANGUAGES.get(posixpath.splitext(base)[1].lower(), "")
 
 
+def code_globs() -> list[str]:
+    """Pathspecs (``*.py`` …) matching source files of every known programming language."""
+    return sorted(f"*{ext}" for ext, lang in _LANGUAGES.items() if lang in CODE_LANGUAGES)
+
+
 def is_code(path: str) -> bool:
     """True for source files of a programming language (not docs, data or config)."""
     return language_of(path) in CODE_LANGUAGES

@@ -43,18 +43,20 @@ def grep(
     return _parse(out, f"{repo.head}:" if tree else "")
 
 
+_RECORD = re.compile(r"([^\0\n]+)\0(\d+)\0([^\n]*)")
+
+
 def _parse(out: bytes, prefix: str) -> list[Hit]:
+    text = out.decode("utf-8", "replace")
     hits: list[Hit] = []
-    for n, raw in enumerate(out.split(b"\n")):
-        if n >= MAX_OUTPUT_LINES:
+    cut = len(prefix)
+    for m in _RECORD.finditer(text):
+        path = m.group(1)
+        if cut and path.startswith(prefix):
+            path = path[cut:]
+        hits.append(Hit(path, int(m.group(2)), m.group(3)))
+        if len(hits) >= MAX_OUTPUT_LINES:
             break
-        parts = raw.split(b"\0", 2)
-        if len(parts) < 3 or not parts[1].isdigit():
-            continue
-        path = parts[0].decode("utf-8", "replace")
-        if prefix and path.startswith(prefix):
-            path = path[len(prefix) :]
-        hits.append(Hit(path, int(parts[1]), parts[2].decode("utf-8", "replace")))
     return hits
 
 
@@ -106,10 +108,10 @@ def keyword_hits(repo: RepoView, keywords: Iterable[str], pathspecs: Sequence[st
         args = ["-o", "-E", "-i"]
         pattern = f"({alternation})"
     hits = grep(repo, args, [pattern], pathspecs)
+    known = set(kws)
     for hit in hits:
-        word = hit.text.lower()
-        kw = next((k for k in kws if word.startswith(k)), None)
-        if kw is None:
+        kw = hit.text.lower()
+        if kw not in known:
             continue
         per_file = result.counts.setdefault(hit.path, {})
         per_file[kw] = per_file.get(kw, 0) + 1
@@ -126,6 +128,14 @@ def literal_hits(repo: RepoView, fragments: Sequence[str], pathspecs: Sequence[s
 
 
 def word_hits(repo: RepoView, words: Sequence[str], pathspecs: Sequence[str] = ()) -> list[Hit]:
-    """Lines holding any of the words as a whole word (identifier uses and definitions)."""
+    """Lines holding any of the words as a whole word (identifier uses and definitions).
+
+    One alternation, not one ``-e`` per word: git's ``-w -F`` with many patterns is pathologically slow.
+    """
     clean = [w for w in words if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", w)]
-    return grep(repo, ["-w", "-F"], clean, pathspecs)
+    if not clean:
+        return []
+    alternation = "|".join(clean)
+    if has_pcre(repo):
+        return grep(repo, ["-P"], [rf"\b(?:{alternation})\b"], pathspecs)
+    return grep(repo, ["-w", "-E"], [f"({alternation})"], pathspecs)
