@@ -1,0 +1,28 @@
+"""``ctxaction action``: the GitHub Action entrypoint (the Docker image's ENTRYPOINT).
+
+It takes no arguments: everything comes from the environment a runner gives a container action
+(``INPUT_*`` for the ``with:`` values, ``GITHUB_*`` for the event, workspace and output files).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    """Add ``action``."""
+    parser = subparsers.add_parser(
+        "action",
+        help="run the GitHub Action (reads INPUT_* and GITHUB_* from the environment)",
+        description="Run the GitHub Action flow: read the event, build the package, deliver it as a "
+        "comment, artifact and/or job summary. Inputs come from INPUT_* environment variables.",
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the action with this process's environment."""
+    from ctxaction.github.action import main
+
+    return main()

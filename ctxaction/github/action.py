@@ -1,0 +1,345 @@
+"""``ctxaction action``: the whole GitHub Action run, from the runner's environment to delivery.
+
+One straight flow: inputs → event → (command gate) → thread → git prep → build → deliver →
+outputs. Everything comes from the environment a runner gives a container action (``INPUT_*``,
+``GITHUB_*``), so the same code runs, and is tested, outside a container. Failures end in one
+``::error::`` and exit 1 — except a read-only token (fork PRs), which still gets the package into
+the job summary, a notice, and exit 0.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TextIO
+
+from ctxaction.config import ConfigError
+from ctxaction.github import checkout
+from ctxaction.github.client import Client, GitHubError, find_own, role_at_least
+from ctxaction.github.command import Command, CommandError, command_line, parse_args, reply_for
+from ctxaction.github.deliver import (
+    COMMENT_LIMIT,
+    MARKER,
+    MARKER_RE,
+    REPLY_MARKER,
+    SUMMARY_LIMIT,
+    append_file,
+    fit_package,
+    format_outputs,
+    posted_text,
+    quoted_log,
+    utf8_len,
+    workflow_command,
+    write_artifacts,
+)
+from ctxaction.github.event import EventError, Request, Skip, TriggerComment, load_event
+from ctxaction.github.fetch import Thread, fetch_thread
+from ctxaction.github.inputs import InputError, Inputs, read_inputs
+from ctxaction.model import Package
+from ctxaction.pipeline import BudgetError, BuildError, BuildOptions, build_package, render
+from ctxaction.repo.git import RepoError
+from ctxaction.task import TaskError
+from ctxaction.tokens import TokenizerError
+
+MAX_ANNOTATIONS = 10
+BUILD_ERRORS = (BuildError, BudgetError, ConfigError, RepoError, TaskError, TokenizerError, OSError)
+
+
+class Log:
+    """Workflow-command output; past 10 annotations of a kind (all GitHub shows) plain lines."""
+
+    def __init__(self, stream: TextIO | None = None) -> None:
+        self.stream = stream or sys.stdout
+        self.counts: dict[str, int] = {}
+
+    def line(self, text: str) -> None:
+        """A plain log line."""
+        print(text, file=self.stream, flush=True)
+
+    def annotate(self, kind: str, message: str) -> None:
+        """An ``error`` / ``warning`` / ``notice`` annotation, escaped."""
+        self.counts[kind] = self.counts.get(kind, 0) + 1
+        if self.counts[kind] <= MAX_ANNOTATIONS:
+            self.line(workflow_command(kind, message, title="ctxaction"))
+        else:
+            self.line(f"{kind}: {message}")
+
+
+class ActionRun:
+    """One run for one request; holds the client, the log and the outputs being collected."""
+
+    def __init__(self, inputs: Inputs, request: Request, workspace: Path, env: Mapping[str, str], log: Log):
+        self.inputs = inputs
+        self.request = request
+        self.workspace = workspace
+        self.env = env
+        self.log = log
+        self.client = Client(request.repo, inputs.token, env.get("GITHUB_API_URL") or None)
+        self.outputs = dict.fromkeys(("package-path", "comment-url"), "")
+        self.outputs.update(tokens="0", files="0", truncated="false")
+
+    def execute(self) -> int:
+        """Run the request to the end; returns the exit code."""
+        comment = self.request.comment
+        command = Command()
+        try:
+            if comment is not None:
+                gate = self.gate(comment)
+                if gate is None:
+                    return 0
+                command = gate
+            thread = fetch_thread(
+                self.client,
+                self.request.number,
+                data=self.request.data,
+                is_pr=self.request.is_pr,
+                head_sha=self.request.head_sha,
+            )
+            for warning in thread.warnings:
+                self.log.annotate("warning", warning)
+            package = self.build(thread, command)
+            self.deliver(package, thread, command)
+        except GitHubError as exc:
+            if exc.read_only:
+                self.log.annotate("notice", f"{exc}: the token is read-only (a fork PR?); nothing posted")
+                return 0
+            return self.fail(exc, comment)
+        except BUILD_ERRORS as exc:
+            return self.fail(exc, comment)
+        if comment is not None:
+            self.react(comment, "rocket")
+        return 0
+
+    def gate(self, comment: TriggerComment) -> Command | None:
+        """The command of an ``issue_comment`` when it may run; None (with a reason logged) if not."""
+        if comment.is_bot or MARKER_RE.search(comment.body) or REPLY_MARKER in comment.body:
+            self.log.line(f"comment {comment.id} is by a bot or is ours: ignored")
+            return None
+        args = command_line(comment.body, self.inputs.command)
+        if args is None:
+            self.log.line(f"comment {comment.id} does not start with {self.inputs.command}: ignored")
+            return None
+        try:
+            command = parse_args(args)
+        except CommandError as exc:
+            self.refuse(comment, str(exc))
+            return None
+        role = self.client.role(comment.author)
+        if not role_at_least(role, self.inputs.min_permission):
+            self.refuse(
+                comment,
+                f"{comment.author} has {role} access to this repository; "
+                f"{self.inputs.command} needs {self.inputs.min_permission} or more",
+            )
+            return None
+        self.react(comment, "eyes")
+        return command
+
+    def refuse(self, comment: TriggerComment, reason: str) -> None:
+        """Answer a command that will not run: 😕 and a short reply saying why."""
+        self.log.annotate("notice", f"{self.inputs.command} refused: {reason}")
+        self.react(comment, "confused")
+        body = f"{REPLY_MARKER}\n{reply_for(reason, self.inputs.command)}"
+        try:
+            self.client.create_comment(self.request.number, posted_text(body))
+        except GitHubError as exc:
+            self.log.annotate("warning", f"could not reply: {exc}")
+
+    def react(self, comment: TriggerComment, content: str) -> None:
+        """Add a reaction; a failure is only a warning."""
+        try:
+            self.client.react(self.request.number, comment.id, content)
+        except GitHubError as exc:
+            self.log.annotate("warning", f"could not add the {content} reaction: {exc}")
+
+    def fail(self, exc: Exception, comment: TriggerComment | None) -> int:
+        """One ``::error::``; for a command, 😕 and a reply with the reason too."""
+        message = str(exc)
+        self.log.annotate("error", message)
+        if comment is not None:
+            self.refuse(comment, message)
+        return 1
+
+    def prepare_git(self, thread: Thread) -> tuple[str | None, str | None]:
+        """Deepen a shallow checkout, fetch a PR head as data; returns (ref, rules_ref)."""
+        server = self.env.get("GITHUB_SERVER_URL", "https://github.com")
+        with checkout.credentials(self.workspace, self.inputs.token, server):
+            return self._prepare_git(thread)
+
+    def _prepare_git(self, thread: Thread) -> tuple[str | None, str | None]:
+        root, depth = self.workspace, self.inputs.history_depth
+        if checkout.is_shallow(root):
+            why = checkout.deepen(root, depth)
+            if why is None:
+                self.log.line(f"shallow checkout deepened by {depth} commits")
+            else:
+                self.log.annotate(
+                    "warning",
+                    f"shallow checkout and it could not be deepened ({why}): history signals are off; "
+                    "set `fetch-depth: 0` on actions/checkout",
+                )
+        if thread.task.kind != "pr" or not thread.head_sha:
+            return None, None
+        why = checkout.fetch_pull_head(root, self.request.number, thread.head_sha, max(depth, 1))
+        if why is not None:
+            self.log.annotate(
+                "warning",
+                f"the PR head {thread.head_sha[:12]} could not be fetched ({why}): packaging the "
+                "checked-out commit with the PR's changed files",
+            )
+            return None, None
+        # Rule files steer the agent: read them from the base, never from the PR's own changes.
+        base = thread.base_sha if thread.base_sha and checkout.has_commit(root, thread.base_sha) else None
+        return thread.head_sha, base
+
+    def build(self, thread: Thread, command: Command) -> Package:
+        """Build the package for the thread (PR heads read from objects, never checked out)."""
+        ref, rules_ref = self.prepare_git(thread)
+        config = self.workspace / self.inputs.config if self.inputs.config else None
+        options = BuildOptions(
+            repo=self.workspace,
+            task=thread.task,
+            profile=command.profile or self.inputs.task,
+            budget=command.budget or self.inputs.budget,
+            config_path=config,
+            fmt=command.fmt or self.inputs.fmt,
+            include=list(command.include),
+            exclude=list(command.exclude),
+            ref=ref,
+            rules_ref=rules_ref,
+            history_depth=self.inputs.history_depth or None,
+        )
+        package = build_package(options)
+        self.outputs.update(tokens=str(package.total_tokens), files=str(len(package.files)))
+        return package
+
+    def deliver(self, package: Package, thread: Thread, command: Command) -> None:
+        """Artifact, comment, summary as asked; a read-only token falls back to the summary."""
+        wanted = self.inputs.outputs
+        fmt = command.fmt or self.inputs.fmt
+        where = self.where_full(wanted)
+        if "artifact" in wanted:
+            rendered = {name: posted_text(render(package, name)) for name in {"markdown", "json", fmt}}
+            stem = f"{'pr' if thread.task.kind == 'pr' else 'issue'}-{self.request.number}"
+            paths = write_artifacts(self.workspace, self.inputs.artifact_dir, stem, rendered)
+            self.outputs["package-path"] = paths[fmt]
+            self.log.line(f"package written to {paths[fmt]}")
+        summary = "summary" in wanted
+        if "comment" in wanted:
+            try:
+                self.upsert(package, thread, where)
+            except GitHubError as exc:
+                if not exc.read_only:
+                    raise
+                self.log.annotate(
+                    "notice",
+                    "the token cannot comment here (read-only, as for pull requests from forks): "
+                    "the package is in the job summary instead",
+                )
+                summary = True
+        self.write_summary(package, full=summary)
+
+    def where_full(self, wanted: frozenset[str]) -> str:
+        """Where a reader finds the whole package when the comment is shortened."""
+        places = []
+        if "artifact" in wanted:
+            places.append(f"the `{self.inputs.artifact_dir}` artifact")
+        if "summary" in wanted:
+            server = self.env.get("GITHUB_SERVER_URL", "https://github.com")
+            run_id = self.env.get("GITHUB_RUN_ID", "")
+            run_url = f"{server}/{self.request.repo}/actions/runs/{run_id}"
+            places.append(f"[the job summary]({run_url})" if run_id else "the job summary")
+        kind = "pr" if self.request.is_pr else "issue"
+        places.append(f"`ctxaction build --{kind} {self.request.number}` run locally")
+        return ", ".join(places[:-1]) + (" or " if len(places) > 1 else "") + places[-1]
+
+    def upsert(self, package: Package, thread: Thread, where: str) -> None:
+        """Create our comment, or update the one we posted before (marker *and* author)."""
+
+        def frame(body: str, dropped: int) -> str:
+            note = (
+                f"\n\n> **Shortened to fit GitHub's comment limit:** {dropped} lower-ranked files were left "
+                f"out (named under omitted files). The full package: {where}."
+                if dropped
+                else ""
+            )
+            return f"{MARKER}\n{body}{note}\n"
+
+        body, truncated = fit_package(package, lambda p: render(p, "markdown"), COMMENT_LIMIT, frame=frame)
+        login = self.client.own_login(self.inputs.bot_login)
+        existing = find_own(thread.comments, MARKER_RE, login)
+        if existing is None:
+            _, url = self.client.create_comment(self.request.number, body)
+        elif existing.body == body:
+            url = existing.url
+        else:
+            url = self.client.update_comment(existing, body)
+        self.outputs.update({"comment-url": url, "truncated": "true" if truncated else "false"})
+        self.log.line(f"comment {'updated' if existing else 'created'}: {url}")
+
+    def write_summary(self, package: Package, full: bool) -> None:
+        """A status line always; the whole package too when asked (capped at 1 MiB)."""
+        path = self.env.get("GITHUB_STEP_SUMMARY")
+        if not path:
+            return
+        kind = "PR" if self.request.is_pr else "issue"
+        head = (
+            f"### Context package for {kind} #{self.request.number}\n\n"
+            f"{package.total_tokens} tokens, {len(package.files)} files"
+            + (f", comment: {self.outputs['comment-url']}" if self.outputs["comment-url"] else "")
+            + "\n\n"
+        )
+        text = head
+        if full:
+            body, _ = fit_package(
+                package, lambda p: render(p, "markdown"), SUMMARY_LIMIT - utf8_len(head) - 1024, utf8_len
+            )
+            text += body
+        append_file(path, text + "\n")
+
+    def write_outputs(self) -> None:
+        """Write the collected outputs to ``$GITHUB_OUTPUT`` (if the runner gave one)."""
+        path = self.env.get("GITHUB_OUTPUT")
+        if path:
+            append_file(path, format_outputs(self.outputs))
+
+
+def main(env: Mapping[str, str] | None = None, log: Log | None = None) -> int:
+    """Run the action with ``env`` (default: this process's environment); returns the exit code."""
+    env = os.environ if env is None else env
+    log = log or Log()
+    try:
+        inputs = read_inputs(env)
+    except InputError as exc:
+        log.annotate("error", str(exc))
+        return 1
+    if env.get("GITHUB_ACTIONS") == "true":
+        log.line(f"::add-mask::{inputs.token}")
+    workspace = Path(env.get("GITHUB_WORKSPACE") or os.getcwd()).resolve()
+    config = (workspace / inputs.config).resolve() if inputs.config else workspace
+    if not config.is_relative_to(workspace) or (inputs.config and not config.is_file()):
+        log.annotate("error", f"input 'config': {inputs.config} is not a file inside the workspace")
+        return 1
+    checkout.trust_directory(workspace, os.environ)
+    try:
+        request = load_event(
+            env.get("GITHUB_EVENT_NAME", ""),
+            env.get("GITHUB_EVENT_PATH", ""),
+            repository=env.get("GITHUB_REPOSITORY", ""),
+            allow_edited=inputs.edited_comments,
+        )
+    except EventError as exc:
+        log.annotate("error", str(exc))
+        return 1
+    if isinstance(request, Skip):
+        log.annotate("notice", request.reason)
+        return 0
+    if request.comment is not None:
+        log.line("triggering comment:\n" + quoted_log(posted_text(request.comment.body[:2000])))
+    run = ActionRun(inputs, request, workspace, env, log)
+    try:
+        return run.execute()
+    finally:
+        run.write_outputs()
