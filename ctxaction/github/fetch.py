@@ -142,10 +142,14 @@ def fetch_task(
     if not token:
         raise FetchError("no GitHub token: set GITHUB_TOKEN (or GH_TOKEN) or pass --token")
     client = Client(repo, token, api_url or os.environ.get("GITHUB_API_URL"))
-    issue = client.issue(number)
-    is_pr = isinstance(issue.get("pull_request"), Mapping)
-    if kind == "pr" and not is_pr:
-        raise FetchError(f"{repo}#{number} is an issue, not a pull request: use --issue {number}")
-    if kind == "issue" and is_pr:
-        raise FetchError(f"{repo}#{number} is a pull request: use --pr {number}")
-    return fetch_thread(client, number, data=issue, is_pr=is_pr).task
+    try:
+        issue = client.issue(number)
+        is_pr = isinstance(issue.get("pull_request"), Mapping)
+        if kind == "pr" and not is_pr:
+            raise FetchError(f"{repo}#{number} is an issue, not a pull request: use --issue {number}")
+        if kind == "issue" and is_pr:
+            raise FetchError(f"{repo}#{number} is a pull request: use --pr {number}")
+        thread = fetch_thread(client, number, data=issue, is_pr=is_pr)
+    except GitHubError as exc:
+        raise FetchError(f"{exc} (repository {repo}; check the number and the token's access)") from exc
+    return thread.task

@@ -123,3 +123,20 @@ def test_pull_files_and_reactions(fake_github: FakeGitHub) -> None:
     assert client.pull(2)["head"]["sha"] == pull["head"]["sha"]
     client.react(2, cid, "eyes")
     assert fake_github.reactions == [(cid, "eyes")]
+
+
+def test_primary_rate_limit_waits_until_the_reset(fake_github: FakeGitHub) -> None:
+    import time
+
+    fake_github.add_issue(webhook_fixture("issues.opened.json")["issue"])
+    reset = str(int(time.time()) + 5)
+    fake_github.fail(
+        "GET",
+        r"/issues/1$",
+        403,
+        "API rate limit exceeded for installation.",
+        **{"x-ratelimit-remaining": "0", "x-ratelimit-reset": reset},
+    )
+    client, slept = client_for(fake_github)
+    assert client.issue(1)["number"] == 1
+    assert len(slept) == 1 and 4.0 <= slept[0] <= 7.0
