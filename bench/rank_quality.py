@@ -48,36 +48,37 @@ def _harness(path: str) -> ModuleType:
     return mod
 
 
+class _Measure:
+    """Token costs for the packer: real o200k counts per line, fixed markup costs."""
+
+    def __init__(self, counter: Counter) -> None:
+        self.counter = counter
+        self.cache: dict[str, int] = {}
+
+    def line_cost(self, line: str) -> int:
+        if line not in self.cache:
+            self.cache[line] = self.counter.count(line + "\n")
+        return self.cache[line]
+
+    def marker_cost(self) -> int:
+        return 8
+
+    def range_cost(self) -> int:
+        return 4
+
+    def file_overhead(self, candidate: Candidate) -> int:
+        return 40
+
+
 def simulate(
     cands: list[Candidate], lines_of: dict[str, list[str]], budget: int, counter: Counter
 ) -> dict[str, set[int]]:
-    """Greedy packer: whole file when it fits in the file's allowance, else focus spans by weight."""
-    remaining = budget
-    packed: dict[str, set[int]] = {}
-    for cand in cands[:15]:
-        if remaining < 150:
-            break
-        lines = lines_of[cand.path]
-        allowance = remaining * (0.5 if packed else 0.6)
-        whole = counter.count("\n".join(lines))
-        if whole <= allowance or (whole <= remaining and len(packed) >= 3):
-            packed[cand.path] = set(range(1, len(lines) + 1))
-            remaining -= whole
-            continue
-        chosen: set[int] = set()
-        spent = 0
-        for f in cand.focus:
-            span = range(max(1, f.start - CONTEXT), min(len(lines), f.end + CONTEXT) + 1)
-            new = [n for n in span if n not in chosen]
-            cost = counter.count("\n".join(lines[n - 1] for n in new)) if new else 0
-            if spent + cost > allowance:
-                continue
-            chosen.update(new)
-            spent += cost
-        if chosen:
-            packed[cand.path] = chosen
-            remaining -= spent
-    return packed
+    """The team's packer (``ctxaction.pack.budget.pack_files``) over the top candidates."""
+    from ctxaction.pack.budget import FileSource, pack_files
+
+    sources = [FileSource(c, lines_of[c.path]) for c in cands[:20] if lines_of.get(c.path)]
+    packing = pack_files(sources, budget, _Measure(counter), max_files=15, min_files=3, context=3)
+    return {f.path: {n for a, b in f.ranges for n in range(a, b + 1)} for f in packing.files}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -87,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--instances", default=None)
     ap.add_argument("--mirrors", required=True)
     ap.add_argument("--workdir", default="/tmp/ctx-rank-wt")
-    ap.add_argument("--budget", type=int, default=4500, help="file tokens for the simulated packer")
+    ap.add_argument("--budget", type=int, default=3500, help="tokens of the files section for the packer")
     ap.add_argument("--ids", default="")
     ap.add_argument("--json", default="", help="write per-instance records here")
     a = ap.parse_args(argv)
@@ -119,11 +120,19 @@ def main(argv: list[str] | None = None) -> int:
                 n = len(view.lines(fd.old_path))
                 gold.setdefault(fd.old_path, set()).update(sb.gold_lines(fd, n))
         rank = {c.path: i + 1 for i, c in enumerate(cands)}
-        lines_of = {c.path: view.lines(c.path) for c in cands[:15]}
+        lines_of = {c.path: view.lines(c.path) for c in cands[:20]}
         packed = simulate(cands, lines_of, a.budget, counter)
         total = sum(len(v) for v in gold.values()) or 1
         covered = sum(len(v & packed.get(p, set())) for p, v in gold.items())
+        focus_rank = []
+        for g, glines in gold.items():
+            cand = next((c for c in cands if c.path == g), None)
+            spans = cand.focus if cand else []
+            focus_rank.append(
+                next((i + 1 for i, f in enumerate(spans) if any(f.start <= n <= f.end for n in glines)), None)
+            )
         rec = {
+            "focus_rank": focus_rank,
             "id": inst["instance_id"],
             "gold_rank": [rank.get(g) for g in gold],
             "file_all": all(g in packed for g in gold),
@@ -133,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
         }
         records.append(rec)
         print(
-            f"{rec['id']:40s} rank={rec['gold_rank']} in={int(rec['file_all'])} "
+            f"{rec['id']:40s} rank={rec['gold_rank']} focus={rec['focus_rank']} in={int(rec['file_all'])} "
             f"lines={rec['line_recall']:.2f} t={seconds:.2f}s",
             flush=True,
         )

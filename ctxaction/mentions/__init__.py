@@ -27,6 +27,7 @@ class Mentions:
     errors: list[str] = field(default_factory=list)
     messages: list[str] = field(default_factory=list)
     keywords: dict[str, float] = field(default_factory=dict)
+    options: list[str] = field(default_factory=list)
     issue_refs: list[int] = field(default_factory=list)
 
     @property
@@ -43,12 +44,16 @@ def extract(title: str, body: str = "", extra: str = "") -> Mentions:
         paths=words.paths(raw),
         frames=parse_frames(raw),
         dotted=words.dotted_names(segs),
-        identifiers=words.identifiers(segs),
+        identifiers={**words.kebab_identifiers(segs), **words.identifiers(segs)},
         errors=words.error_names(raw),
         messages=words.messages(segs),
         keywords=words.keywords(segs),
+        options=words.options("\n".join(s.text for s in segs)),
         issue_refs=words.issue_refs(raw),
     )
+    for opt in mentions.options:
+        name = opt.strip(":-").replace("-", "_")
+        mentions.identifiers.setdefault(name, 0.8 if "_" in name else 0.6)
     if extra.strip():
         _merge_weaker(mentions, extract("", extra))
     return mentions
@@ -65,5 +70,6 @@ def _merge_weaker(into: Mentions, other: Mentions, factor: float = 0.5) -> None:
         into.identifiers[name] = max(into.identifiers.get(name, 0.0), w * factor)
     into.errors.extend(e for e in other.errors if e not in into.errors)
     into.messages.extend(m for m in other.messages if m not in into.messages)
+    into.options.extend(o for o in other.options if o not in into.options)
     for kw, w in other.keywords.items():
         into.keywords[kw] = into.keywords.get(kw, 0.0) + w * factor

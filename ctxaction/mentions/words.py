@@ -135,6 +135,28 @@ def dotted_names(segs: Iterable[Segment]) -> list[str]:
     return out
 
 
+_OPTION = re.compile(r"(?<![\w-])(--?[A-Za-z][\w]*(?:-[\w]+)*|:[a-z]+(?:-[a-z]+)+:)")
+_KEBAB = re.compile(r"(?<![\w-])[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w-])")
+
+
+def options(text: str) -> list[str]:
+    """Command-line options and directive options (``--collect-only``, ``:inherited-members:``)."""
+    out = [m.group(1) for m in _OPTION.finditer(text) if len(m.group(1).strip(":-")) >= 3]
+    return list(dict.fromkeys(o for o in out if not o.startswith("-") or o.startswith("--") or len(o) == 2))
+
+
+def kebab_identifiers(segs: Iterable[Segment]) -> dict[str, float]:
+    """``collect-only`` / ``inherited-members`` in code spans → ``collect_only`` / ``inherited_members``."""
+    out: dict[str, float] = {}
+    for seg in segs:
+        if seg.kind == "prose" and not seg.title:
+            continue
+        for m in _KEBAB.finditer(seg.text):
+            name = m.group(0).replace("-", "_")
+            out[name] = max(out.get(name, 0.0), 0.8 if seg.kind == "inline" else 0.5)
+    return out
+
+
 def error_names(text: str) -> list[str]:
     """Exception and error type names (``KeyError``, ``MergeError``)."""
     return list(dict.fromkeys(_ERROR_NAME.findall(text)))

@@ -16,6 +16,7 @@ class Hints:
     use_lines: dict[int, tuple[float, str]] = field(default_factory=dict)  # line -> (strength, name)
     defined: dict[str, float] = field(default_factory=dict)  # named identifier -> strength
     keyword_lines: dict[int, set[str]] = field(default_factory=dict)
+    name_lines: dict[int, tuple[float, str]] = field(default_factory=dict)  # def line -> (strength, name)
 
 
 @dataclass

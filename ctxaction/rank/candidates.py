@@ -150,10 +150,14 @@ def _definition_patterns(names: list[str]) -> tuple[re.Pattern[str], ...]:
 def messages(ctx: Context) -> None:
     """Files holding the literal text of quoted errors/warnings (format placeholders split out)."""
     fragments: dict[str, float] = {}
+    for opt in ctx.mentions.options:
+        literal = opt.strip(":") if opt.startswith(":") else opt
+        if len(literal) >= 5:
+            fragments[literal] = 0.9
     for msg in ctx.mentions.messages:
         for piece in _MESSAGE_SPLIT.split(msg):
             piece = piece.strip(" .,:;!?-=*")
-            if len(piece) >= 10 and len(piece.split()) >= 2:
+            if len(piece) >= 10 and len(piece.split()) >= 2 and piece not in fragments:
                 fragments[piece] = max(fragments.get(piece, 0.0), min(1.0, len(piece) / 30))
     if not fragments:
         return
@@ -170,18 +174,31 @@ def messages(ctx: Context) -> None:
         spec = 1.0 / math.sqrt(len(files))
         for path, lines in files.items():
             short = frag if len(frag) <= 50 else frag[:47] + "…"
-            e = ctx.board.add(path, "error_message", fragments[frag] * spec, f'holds the message "{short}"')
+            what = "option" if frag.startswith("-") or frag in ctx.mentions.options else "message"
+            e = ctx.board.add(path, "error_message", fragments[frag] * spec, f'holds the {what} "{short}"')
             if e is not None:
                 for line in lines[:10]:
-                    e.hints.message_lines[line] = f'message "{short}"'
+                    e.hints.message_lines[line] = f'{what} "{short}"'
+
+
+def stem(word: str) -> str:
+    """A light suffix stripper so ``chunked``/``caching``/``redirects`` prefix-match ``chunk``/``cache``…"""
+    for suffix in ("ations", "ation", "ings", "ing", "ers", "ies", "ied", "ed", "es", "er", "ly", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
 
 
 def keywords(ctx: Context) -> None:
-    """BM25 of the task's keywords over every eligible file (path words count double)."""
-    query = sorted(ctx.mentions.keywords.items(), key=lambda kv: -kv[1])[:MAX_KEYWORDS]
-    if not query:
+    """BM25 of the task's (stemmed) keywords over every eligible file; path words and definition
+    names that contain keywords count extra."""
+    query: dict[str, float] = {}
+    for word, weight in sorted(ctx.mentions.keywords.items(), key=lambda kv: -kv[1]):
+        query[stem(word)] = query.get(stem(word), 0.0) + weight
+    top = sorted(query.items(), key=lambda kv: -kv[1])[:MAX_KEYWORDS]
+    if not top:
         return
-    qweight = {k: 1.0 + math.log(max(w, 1.0)) for k, w in query}
+    qweight = {k: 1.0 + math.log(max(w, 1.0)) for k, w in top}
     hits = search.keyword_hits(ctx.repo, list(qweight), code_globs())
     n_docs = max(1, len(ctx.files))
     sizes = {p: max(f.size, 1) for p, f in ctx.files.items()}
@@ -195,8 +212,8 @@ def keywords(ctx: Context) -> None:
         norm = BM25_K1 * (1 - BM25_B + BM25_B * sizes[path] / avg)
         scores[path] = sum(qweight[k] * idf[k] * tf * (BM25_K1 + 1) / (tf + norm) for k, tf in counts.items())
     for path in ctx.files:
-        words = set(split_identifier(path.replace("/", " ").replace(".", " ")))
-        for k in words & qweight.keys():
+        words = split_identifier(path.replace("/", " ").replace(".", " "))
+        for k in {k for k in qweight for w in words if w.startswith(k)}:
             scores[path] = scores.get(path, 0.0) + 2.0 * qweight[k] * idf[k]
     if not scores:
         return
@@ -208,6 +225,42 @@ def keywords(ctx: Context) -> None:
         e = ctx.board.add(path, "keyword_match", s / best, reason)
         if e is not None and path in hits.lines:
             e.hints.keyword_lines = hits.lines[path]
+    _definition_names(ctx, {k: qweight[k] * idf[k] for k in qweight if len(k) >= 4})
+
+
+def _definition_names(ctx: Context, terms: dict[str, float]) -> None:
+    """Definitions whose names contain the task's keywords or named identifiers
+    (``_showfixtures_main`` for "fixtures", ``inherited_members_option`` for ``:inherited-members:``)."""
+    for name, strength in ctx.mentions.identifiers.items():
+        if "_" in name.strip("_") and strength >= 0.5:
+            terms[name.lower()] = max(terms.get(name.lower(), 0.0), 3.0 * strength)
+    if not terms:
+        return
+    alternation = "|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True)[:40])
+    pattern = (
+        rf"^\s*(?:export\s+)?(?:pub\s+)?(?:async\s+)?{_DEF_WORDS}\s+(?:\([^)]*\)\s*)?\w*(?:{alternation})"
+    )
+    args = ["-P", "-i"] if search.has_pcre(ctx.repo) else ["-E", "-i"]
+    if not search.has_pcre(ctx.repo):
+        pattern = pattern.replace("(?:", "(")
+    name_re = re.compile(rf"{_DEF_WORDS}\s+(?:\([^)]*\)\s*)?[*&]?(\w+)")
+    best = max(terms.values())
+    for hit in search.grep(ctx.repo, args, [pattern], code_globs()):
+        if hit.path not in ctx.files:
+            continue
+        m = name_re.search(hit.text)
+        if not m:
+            continue
+        defined = m.group(1).lower()
+        matched = [t for t in terms if t in defined]
+        if not matched:
+            continue
+        value = min(1.0, sum(terms[t] for t in matched) / (best * 1.5))
+        e = ctx.board.add(
+            hit.path, "name_match", value, f"defines {m.group(1)} (name matches {', '.join(matched[:2])})"
+        )
+        if e is not None:
+            e.hints.name_lines[hit.line] = (value, m.group(1))
 
 
 def pr_changed(ctx: Context) -> None:

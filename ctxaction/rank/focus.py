@@ -56,6 +56,10 @@ def build_focus(
             )
         else:
             add_body(d, weight, f"defines {d.qualname}")
+    for line, (strength, name) in hints.name_lines.items():
+        d = next((x for x in defs if x.name == name and x.start <= line <= x.end), None)
+        if d is not None:
+            add_body(d, 0.3 + 0.45 * strength, f"{d.qualname}: name matches the issue")
     for line, why in hints.message_lines.items():
         add(line - 2, line + 2, 0.9, f"holds the {why}")
         d = innermost(defs, line)

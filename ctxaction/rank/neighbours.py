@@ -26,6 +26,7 @@ _IMPORT_LINE = (
     r"|#\s*include\s+\"[^\"]*\b({names})\b|^\s*(pub\s+)?(use|mod)\s.*\b({names})\b"
 )
 MAX_REVERSE_IMPORTERS = 30
+RECENT_FALLBACK = 10
 
 
 def imports(ctx: Context, strong: Sequence[tuple[str, float]]) -> None:
@@ -93,6 +94,10 @@ def from_history(
     counts = hist.change_counts(days)
     if counts:
         top = max(counts.values())
+        if not board.entries:
+            # The text named nothing we could find: offer what changed recently instead.
+            for path, _ in counts.most_common(RECENT_FALLBACK):
+                board.entry(path)
         for path in list(board.entries):
             n = counts.get(path, 0)
             if n:
@@ -112,10 +117,11 @@ def from_history(
                 board.add(
                     other, "co_change", 0.7 * rel * n / best, f"changed together with {path} ({n} commits)"
                 )
-    refs = [f"#{n}" for n in ([ctx.task.number] if ctx.task.number else []) + ctx.mentions.issue_refs]
-    for commit in history.commits_matching(ctx.repo, refs):
-        if re.search(r"#(\d+)\b", commit.subject) or refs:
-            for f in commit.files[: history.BULK_COMMIT_FILES]:
+    numbers = ([ctx.task.number] if ctx.task.number else []) + ctx.mentions.issue_refs
+    refs = [f"#{n}([^0-9]|$)" for n in dict.fromkeys(numbers)]
+    for commit in history.commits_matching(ctx.repo, refs, regex=True):
+        if len(commit.files) <= history.BULK_COMMIT_FILES:
+            for f in commit.files:
                 board.add(
                     f,
                     "issue_reference",
@@ -128,8 +134,8 @@ def from_history(
         for f in commit.files:
             board.add(
                 f,
-                "issue_reference",
-                0.35 / math.sqrt(len(commit.files)),
+                "history_mention",
+                1.0 / math.sqrt(len(commit.files)),
                 f'changed by {commit.sha[:8]} "{commit.subject[:50]}"',
             )
 

@@ -18,14 +18,16 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     "symbol_definition": 1.0,  # the file defines a class/function the text names
     "error_message": 0.9,  # the file holds an error/warning message quoted in the text
     "issue_reference": 1.0,  # commits naming the issue number touched the file
+    "history_mention": 0.2,  # commits whose message names the text's identifiers touched the file
     "module_mention": 0.7,  # a dotted module path in the text resolves to the file
     "keyword_match": 0.6,  # BM25 of the text's keywords over the file (normalized to the best file)
+    "name_match": 0.5,  # defines functions/classes whose names contain the text's keywords
     "symbol_use": 0.4,  # the file uses identifiers the text names (config options, functions)
-    "import_distance": 0.3,  # imports or is imported by a strong candidate
+    "import_distance": 0.2,  # imports or is imported by a strong candidate
     "blame": 0.3,  # changed by the commits that last touched lines the text names
-    "co_change": 0.2,  # changed together with strong candidates
+    "co_change": 0.1,  # changed together with strong candidates
     "test_proximity": 0.2,  # test of a strong candidate, or source of a named test
-    "change_frequency": 0.15,  # changed often within the profile's history window
+    "change_frequency": 0.1,  # changed often within the profile's history window
 }
 
 

@@ -84,13 +84,15 @@ def mine(repo: RepoView, max_commits: int = MAX_COMMITS) -> History:
 
 
 def commits_matching(
-    repo: RepoView, phrases: Sequence[str], max_count: int = MAX_GREP_COMMITS
+    repo: RepoView, phrases: Sequence[str], max_count: int = MAX_GREP_COMMITS, *, regex: bool = False
 ) -> list[Commit]:
-    """Commits whose message contains any phrase (fixed strings, case-insensitive), newest first."""
+    """Commits whose message contains any phrase (fixed strings, or extended regexes with ``regex``;
+    case-insensitive), newest first."""
     phrases = [p for p in phrases if p.strip() and "\n" not in p]
     if not repo.head or not phrases:
         return []
-    args = ["log", "--no-merges", "--no-renames", f"-n{max_count}", "-i", "-F", "--name-only", _FORMAT]
+    mode = "-E" if regex else "-F"
+    args = ["log", "--no-merges", "--no-renames", f"-n{max_count}", "-i", mode, "--name-only", _FORMAT]
     args += [f"--grep={p}" for p in phrases]
     return _parse_log(git.try_run(repo.root, [*args, repo.head, "--"]) or "")
 
@@ -110,9 +112,11 @@ def blame_commits(repo: RepoView, path: str, lines: Sequence[int], max_lines: in
 
 
 def files_of(repo: RepoView, shas: Sequence[str]) -> dict[str, tuple[str, ...]]:
-    """Files touched by each commit (one ``git show`` call)."""
+    """Files touched by each commit (one ``git show`` call); root commits (imports of a whole tree)
+    are left out."""
     shas = [s for s in shas if re.fullmatch(r"[0-9a-f]{40}", s)]
     if not shas:
         return {}
-    out = git.try_run(repo.root, ["show", "--no-renames", "--name-only", _FORMAT, *shas, "--"]) or ""
-    return {c.sha: c.files for c in _parse_log(out)}
+    fmt = f"--format={_RECORD}%H{_FIELD}%ct{_FIELD}%P"
+    out = git.try_run(repo.root, ["show", "--no-renames", "--name-only", fmt, *shas, "--"]) or ""
+    return {c.sha: c.files for c in _parse_log(out) if c.subject.strip()}

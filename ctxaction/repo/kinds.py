@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import posixpath
+import re
 
 _LANGUAGES = {
     ".py": "python", ".pyi": "python", ".pyx": "python",
@@ -42,6 +43,10 @@ _GENERATED_DIRS = frozenset({"__generated__", "__snapshots__"})
 _MINIFIED_SUFFIXES = (".min.js", ".min.css", ".min.mjs", "-min.js", ".bundle.js")
 
 
+# A library copied in with its version in the name: jquery-3.5.1.js, underscore-1.13.1.min.js.
+_VERSIONED_ASSET = re.compile(r"^[A-Za-z][\w.]*?[-.]v?\d+\.\d+(?:\.\d+)?(?:[-.][\w]+)*\.(?:js|css|mjs)$")
+
+
 def language_of(path: str) -> str:
     """Language name from the extension ("" when unknown); used for parsing and code fences."""
     base = posixpath.basename(path)
@@ -68,7 +73,7 @@ def path_skip_reason(path: str) -> str | None:
     base = parts[-1]
     if base in _LOCKFILES or (base.endswith(".lock") and base != ".lock"):
         return "lockfile"
-    if any(p in _VENDOR_DIRS for p in parts[:-1]):
+    if any(p in _VENDOR_DIRS for p in parts[:-1]) or _VERSIONED_ASSET.match(base):
         return "vendored"
     lower = base.lower()
     if lower.endswith(_MINIFIED_SUFFIXES):

@@ -1,0 +1,208 @@
+"""collect() end to end on real temp repositories, one per language's trace format."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import pytest
+
+from ctxaction.model import Candidate, Task
+from ctxaction.rank import DEFAULT_WEIGHTS, collect
+from ctxaction.repo.files import open_repo
+from tests.gitrepo import GitRepo
+
+MakeRepo = Callable[..., GitRepo]
+
+
+@dataclass
+class Profile:
+    scoring: dict[str, float] = field(default_factory=dict)
+    history_days: int = 90
+
+
+def _by_path(cands: list[Candidate]) -> dict[str, Candidate]:
+    return {c.path: c for c in cands}
+
+
+def _covers(cand: Candidate, line: int, top: int = 3) -> bool:
+    return any(f.start <= line <= f.end for f in cand.focus[:top])
+
+
+MODELS = '''import re
+
+from pkg.validators import check_host
+
+
+class URLField:
+    """A URL."""
+
+    def __init__(self, required=True):
+        self.required = required
+
+    def clean(self, value):
+        host = value.split("/")[2]
+        if ":" in host:
+            raise ValueError("Invalid IPv6 URL")
+        return check_host(host)
+''' + "".join(f"\n\ndef helper_{i}(x):\n    return x + {i}\n" for i in range(40))
+
+
+def _python_repo(make_repo: MakeRepo) -> GitRepo:
+    repo = make_repo()
+    repo.commit(
+        {
+            "pkg/__init__.py": "",
+            "pkg/models.py": MODELS,
+            "pkg/validators.py": "def check_host(host):\n    return host\n",
+            "pkg/forms.py": "from pkg.models import URLField\n\n\nclass Form:\n    url = URLField()\n",
+            "pkg/unrelated.py": "def other():\n    return 'nothing to see'\n",
+            "tests/test_models.py": "from pkg.models import URLField\n"
+            "\n\ndef test_clean():\n    URLField().clean('http://a/b')\n",
+            "docs/index.rst": "URLField docs\n",
+        },
+        "initial",
+    )
+    return repo
+
+
+def test_python_traceback_issue(make_repo: MakeRepo) -> None:
+    repo = _python_repo(make_repo)
+    issue = Task(
+        title="URLField.clean crashes on IPv6 hosts",
+        body=(
+            "```\nTraceback (most recent call last):\n"
+            '  File "/venv/lib/python3.11/site-packages/pkg/models.py", line 15, in clean\n'
+            '    raise ValueError("Invalid IPv6 URL")\nValueError: Invalid IPv6 URL\n```\n'
+        ),
+    )
+    cands = collect(open_repo(repo.root), issue, Profile())
+    assert cands[0].path == "pkg/models.py"
+    top = cands[0]
+    assert any("line 15 of the traceback" in r for r in top.reasons)
+    assert any("defines URLField" in r or "defines clean" in r for r in top.reasons)
+    assert _covers(top, 15, top=1)
+    assert any(f.start <= 12 and f.end >= 16 for f in top.focus), "the body of clean() is a focus span"
+    by = _by_path(cands)
+    assert "tests/test_models.py" in by and by["tests/test_models.py"].prior < 1.0
+    assert "pkg/forms.py" in by
+    assert "pkg/unrelated.py" not in by, by.get("pkg/unrelated.py")
+    assert [c.score for c in cands] == sorted((c.score for c in cands), reverse=True)
+    assert all(0.0 <= v <= 1.0 for c in cands for v in c.signals.values())
+    assert set().union(*(c.signals for c in cands)) <= set(DEFAULT_WEIGHTS)
+
+
+def test_message_and_definition_without_traceback(make_repo: MakeRepo) -> None:
+    repo = _python_repo(make_repo)
+    issue = Task(
+        title="Confusing error", body='Entering an IPv6 address gives "Invalid IPv6 URL" from `check_host`.'
+    )
+    by = _by_path(collect(open_repo(repo.root), issue, Profile()))
+    assert _covers(by["pkg/models.py"], 15)
+    assert any("defines check_host" in r for r in by["pkg/validators.py"].reasons)
+
+
+LANGS = {
+    "javascript": (
+        "src/lib/parser.js",
+        "export function parseConfig(text) {\n"
+        "  const lines = text.split('\\n');\n  return lines.map((l) => {\n"
+        "    return JSON.parse(l);\n  });\n}\n",
+        "TypeError: Cannot read properties of undefined\n"
+        "    at parseConfig (/home/u/app/src/lib/parser.js:4:17)\n"
+        "    at main (/home/u/app/src/index.js:10:3)\n",
+        4,
+    ),
+    "typescript": (
+        "src/store.ts",
+        "export class Store {\n  private items: Map<string, number> = new Map();\n"
+        "\n  get(key: string): number {\n"
+        "    return this.items.get(key)!.valueOf();\n  }\n}\n",
+        "TypeError: undefined is not an object\n    at Store.get (webpack:///./src/store.ts:5:31)\n",
+        5,
+    ),
+    "go": (
+        "server/handler.go",
+        "package server\n\nfunc (s *Server) Handle(req *Request) error {\n\tif req.Body == nil {\n"
+        '\t\tpanic("nil body")\n\t}\n\treturn nil\n}\n',
+        "panic: nil body\n\ngoroutine 1 [running]:\nexample.com/proj/server.(*Server).Handle(0xc000010000)\n"
+        "\t/home/u/go/src/example.com/proj/server/handler.go:5 +0x1d\n",
+        5,
+    ),
+    "rust": (
+        "src/parser.rs",
+        "pub struct Parser {\n    pos: usize,\n}\n\nimpl Parser {\n"
+        "    pub fn next_token(&mut self) -> char {\n"
+        "        let c = self.src[self.pos];\n        self.pos += 1;\n        c\n    }\n}\n",
+        "thread 'main' panicked at 'index out of bounds', src/parser.rs:7:17\nstack backtrace:\n"
+        "   0: mycrate::parser::Parser::next_token\n             at ./src/parser.rs:7:17\n",
+        7,
+    ),
+    "java": (
+        "src/main/java/com/acme/Parser.java",
+        "package com.acme;\n\npublic class Parser {\n    public String parse(String in) {\n"
+        "        return in.trim();\n    }\n}\n",
+        'Exception in thread "main" java.lang.NullPointerException\n'
+        "\tat com.acme.Parser.parse(Parser.java:5)\n\tat com.acme.Main.main(Main.java:9)\n",
+        5,
+    ),
+    "c": (
+        "lib/pngread.c",
+        '#include "png.h"\n\nint\npng_read_row(png_struct *p, int n)\n'
+        "{\n    int v = p->rows[n];\n    return v;\n}\n",
+        "Program received signal SIGSEGV\n#0  0x00005555 in png_read_row (p=0x0, n=3) at lib/pngread.c:6\n"
+        "#1  0x00005556 in main () at app/main.c:12\n",
+        6,
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(LANGS))
+def test_stack_trace_in_each_language(make_repo: MakeRepo, lang: str) -> None:
+    path, source, trace, line = LANGS[lang]
+    repo = make_repo()
+    repo.commit(
+        {path: source, "README.md": "A project.\n", "other/noise.txt": "parse trim token row\n"}, "initial"
+    )
+    issue = Task(title="Crash when running", body=f"It crashes:\n```\n{trace}```\n")
+    cands = collect(open_repo(repo.root), issue, Profile())
+    assert cands[0].path == path, [c.path for c in cands[:3]]
+    assert _covers(cands[0], line, top=1)
+    assert any(f"line {line} of the traceback" in r for r in cands[0].reasons)
+
+
+def test_pr_changed_files_come_first(make_repo: MakeRepo) -> None:
+    repo = _python_repo(make_repo)
+    task = Task(title="Refactor URLField.clean", kind="pr", changed_files=["pkg/unrelated.py"])
+    cands = collect(open_repo(repo.root), task, Profile())
+    assert cands[0].path == "pkg/unrelated.py"
+    assert "changed by this pull request" in cands[0].reasons
+
+
+def test_issue_number_in_history(make_repo: MakeRepo) -> None:
+    repo = _python_repo(make_repo)
+    repo.commit(
+        {"pkg/validators.py": "def check_host(host):\n    return host.strip()\n"}, "Fix #77: strip hosts"
+    )
+    task = Task(title="Regression of the hosts fix", body="Looks like #77 came back.", number=81)
+    by = _by_path(collect(open_repo(repo.root), task, Profile()))
+    assert by["pkg/validators.py"].signals["issue_reference"] > 0
+
+
+def test_no_usable_words_falls_back_to_recent_changes(make_repo: MakeRepo) -> None:
+    repo = _python_repo(make_repo)
+    cands = collect(open_repo(repo.root), Task(title="???", body="!!!"), Profile())
+    assert cands and all("change_frequency" in c.signals for c in cands)
+    assert collect(open_repo(make_repo().root), Task(title="anything"), Profile()) == []
+
+
+def test_pr_head_read_from_objects(make_repo: MakeRepo) -> None:
+    repo = _python_repo(make_repo)
+    base = repo.git("rev-parse", "HEAD").strip()
+    repo.commit({"pkg/new_feature.py": "def shiny_new_thing():\n    return 42\n"}, "add feature")
+    repo.git("checkout", "-q", base)
+    task = Task(title="Review shiny_new_thing", kind="pr", changed_files=["pkg/new_feature.py"])
+    with open_repo(repo.root, ref="main") as head:
+        cands = collect(head, task, Profile())
+    assert cands[0].path == "pkg/new_feature.py"
+    assert _covers(cands[0], 1)

@@ -1,0 +1,41 @@
+"""Scoring is a pure function of signals, priors and weights."""
+
+from __future__ import annotations
+
+import pytest
+
+from ctxaction.model import Candidate
+from ctxaction.rank.scoring import DEFAULT_WEIGHTS, merged_weights, parts, raw_score, score
+
+
+def test_weighted_sum_with_prior_and_clamping() -> None:
+    weights = {"keyword_match": 0.5, "path_mention": 2.0}
+    c = Candidate("a.py", signals={"keyword_match": 0.4, "path_mention": 1.5, "unknown": 1.0}, prior=0.5)
+    assert raw_score(c.signals, weights) == pytest.approx(0.5 * 0.4 + 2.0 * 1.0)
+    [scored] = score([c], weights)
+    assert scored.score == pytest.approx(0.5 * (0.2 + 2.0))
+    assert parts(scored, weights) == {"path_mention": 1.0, "keyword_match": 0.1, "unknown": 0.0}
+
+
+def test_order_best_first_ties_by_path() -> None:
+    weights = {"keyword_match": 1.0}
+    cands = [
+        Candidate(p, signals={"keyword_match": v}) for p, v in (("b.py", 0.5), ("a.py", 0.5), ("c.py", 0.9))
+    ]
+    assert [c.path for c in score(cands, weights)] == ["c.py", "a.py", "b.py"]
+
+
+def test_profile_weights_override_defaults() -> None:
+    merged = merged_weights({"keyword_match": 0.1, "custom": 2})
+    assert merged["keyword_match"] == 0.1
+    assert merged["custom"] == 2.0
+    assert merged["stack_frame"] == DEFAULT_WEIGHTS["stack_frame"]
+    assert merged_weights(None) == DEFAULT_WEIGHTS
+
+
+def test_named_signals_outweigh_keywords_by_default() -> None:
+    framed = Candidate("framed.py", signals={"stack_frame": 1.0})
+    wordy = Candidate("wordy.py", signals={"keyword_match": 1.0, "change_frequency": 1.0, "co_change": 1.0})
+    assert [c.path for c in score([wordy, framed], DEFAULT_WEIGHTS)] == ["framed.py", "wordy.py"]
+    pr = Candidate("pr.py", signals={"pr_changed": 1.0})
+    assert score([framed, pr], DEFAULT_WEIGHTS)[0].path == "pr.py"

@@ -1,0 +1,183 @@
+"""What issue text names: frames in every supported format, paths, identifiers, messages, keywords."""
+
+from __future__ import annotations
+
+import pytest
+
+from ctxaction.mentions import extract, split_identifier
+from ctxaction.mentions.frames import parse_frames
+from ctxaction.mentions.text import segments
+
+
+def _frames(text: str) -> list[tuple[str, int | None, str, str]]:
+    return [(f.path, f.line, f.function, f.language) for f in parse_frames(text)]
+
+
+def test_python_traceback() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3.8/site-packages/pkg/core.py", line 191, in wrap_session\n'
+        "    session.exitstatus = doit(config, session) or 0\n"
+        '  File "pkg/util.py", line 12, in <module>\n'
+        "ValueError: bad thing\n"
+    )
+    assert _frames(text) == [
+        ("/usr/lib/python3.8/site-packages/pkg/core.py", 191, "wrap_session", "python"),
+        ("pkg/util.py", 12, "<module>", "python"),
+    ]
+    assert parse_frames(text)[0].innermost_first is False
+
+
+def test_ipython_frames_new_and_old_style() -> None:
+    new = "File ~/code/proj/proj/_core/plot.py:841, in Plot._plot(self, pyplot)\n"
+    assert _frames(new) == [("~/code/proj/proj/_core/plot.py", 841, "Plot._plot", "python")]
+    old = (
+        "[c:\\Users\\me\\lib\\site-packages\\proj\\grid.py]("
+        "file:///C:/Users/me/lib/site-packages/proj/grid.py)"
+        " in pairplot(data, hue)\n   2142     x = 1\n-> 2144         grid.map_diag(histplot)\n"
+    )
+    assert _frames(old) == [("/Users/me/lib/site-packages/proj/grid.py", 2144, "pairplot", "python")]
+
+
+def test_javascript_and_typescript_frames() -> None:
+    text = (
+        "TypeError: x is undefined\n"
+        "    at Object.parse (/home/u/app/src/parser.ts:12:5)\n"
+        "    at /home/u/app/lib/run.js:3:1\n"
+        "    at processTicksAndRejections (node:internal/process/task_queues:95:5)\n"
+        "render@webpack:///./src/view.jsx:40:7\n"
+    )
+    assert _frames(text) == [
+        ("/home/u/app/src/parser.ts", 12, "Object.parse", "javascript"),
+        ("/home/u/app/lib/run.js", 3, "", "javascript"),
+        ("src/view.jsx", 40, "render", "javascript"),
+    ]
+    assert parse_frames(text)[0].innermost_first
+
+
+def test_java_frames_map_package_to_path() -> None:
+    text = (
+        'Exception in thread "main" java.lang.NullPointerException\n'
+        "\tat com.acme.util.Parser.parse(Parser.java:42)\n"
+    )
+    assert _frames(text) == [("com/acme/util/Parser.java", 42, "com.acme.util.Parser.parse", "java")]
+
+
+def test_go_panic_frames() -> None:
+    text = (
+        "panic: runtime error: index out of range\n\ngoroutine 1 [running]:\n"
+        "main.(*Server).handle(0xc000010000)\n\t/home/u/proj/server/handler.go:57 +0x1d\n"
+    )
+    assert _frames(text) == [("/home/u/proj/server/handler.go", 57, "main.(*Server).handle", "go")]
+
+
+def test_rust_backtrace_panic_and_compiler_errors() -> None:
+    text = (
+        "thread 'main' panicked at src/main.rs:5:10:\n"
+        "   3: mycrate::parser::parse\n             at ./src/parser.rs:120:9\n"
+        "error[E0308]: mismatched types\n  --> src/lib.rs:10:5\n"
+    )
+    assert _frames(text) == [
+        ("src/main.rs", 5, "", "rust"),
+        ("src/parser.rs", 120, "mycrate::parser::parse", "rust"),
+        ("src/lib.rs", 10, "", "rust"),
+    ]
+
+
+def test_native_and_csharp_frames() -> None:
+    text = (
+        "#0  0x00007f in png_read_row (png_ptr=0x0) at pngread.c:561\n"
+        "#1 0x4f5 in decode_block /src/lib/decode.cc:77:3\n"
+        "   at Acme.Core.Runner.Run() in C:\\src\\Acme\\Runner.cs:line 42\n"
+    )
+    assert _frames(text) == [
+        ("pngread.c", 561, "png_read_row", "c"),
+        ("/src/lib/decode.cc", 77, "decode_block", "c"),
+        ("/src/Acme/Runner.cs", 42, "Acme.Core.Runner.Run", "csharp"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("src/app/util.py:238: unconditional skip", ("src/app/util.py", 238)),
+        ("main.c:12:5: error: expected ';'", ("main.c", 12)),
+        ("see https://github.com/o/r/blob/main/lib/util.js#L20", ("/o/r/blob/main/lib/util.js", 20)),
+        ("lib/thing.rb:33:in `call'", ("lib/thing.rb", 33)),
+    ],
+)
+def test_generic_file_line(text: str, expected: tuple[str, int]) -> None:
+    assert [(f.path, f.line) for f in parse_frames(text)] == [expected]
+
+
+def test_segments_drop_template_comments_and_package_lists() -> None:
+    body = (
+        "<!-- Thanks for submitting! -->\nReal text `inline_name` here\n"
+        "```python\ncode_line()\n```\nnumpy 1.2.3\n"
+    )
+    segs = segments("Title", body)
+    kinds = [(s.kind, s.text.strip()) for s in segs]
+    assert ("inline", "inline_name") in kinds
+    assert ("fence", "code_line()") in kinds
+    assert all("Thanks" not in s.text and "numpy" not in s.text for s in segs)
+
+
+def test_identifiers_weighted_by_where_they_appear() -> None:
+    m = extract(
+        "URLField crashes",
+        "Calling `clean_url()` fails in prose_name and forms.fields.CharField.\n"
+        "```python\nvalue = helper_func(x)\n```\nThe word people is plain.",
+    )
+    ids = m.identifiers
+    assert ids["URLField"] == 1.0
+    assert ids["clean_url"] == 1.0
+    assert ids["prose_name"] == pytest.approx(0.8)
+    assert ids["CharField"] == pytest.approx(0.8)
+    assert ids["helper_func"] == 0.5
+    assert "people" not in ids
+    assert ids["forms"] < 0.5  # a package prefix of a dotted chain, not a named symbol
+    assert "forms.fields.CharField" in m.dotted
+
+
+def test_errors_messages_paths_and_refs() -> None:
+    m = extract(
+        "Crash in loader (see #123)",
+        'It fails in `pkg/loader.py` and setup.cfg:\n```\nKeyError: "missing key for section"\n```\n'
+        "WARNING: no number is assigned for table\n"
+        'The log says "could not open the configuration file" twice.',
+    )
+    assert "KeyError" in m.errors
+    assert "no number is assigned for table" in m.messages
+    assert "could not open the configuration file" in m.messages
+    assert m.paths[:2] == ["pkg/loader.py", "setup.cfg"]
+    assert m.issue_refs == [123]
+
+
+def test_keywords_skip_stopwords_and_path_directories() -> None:
+    m = extract(
+        "Redirect loses method",
+        "Traceback:\n"
+        '  File "/usr/lib/python3/site-packages/requests/sessions.py", line 3, in resolve_redirects\n'
+        "The expected behavior is to keep the method.",
+    )
+    kw = m.keywords
+    assert kw["redirect"] > kw["method"] / 2  # title words weigh more
+    assert "sessions" in kw
+    assert "expected" not in kw and "the" not in kw
+    assert "usr" not in kw and "site" not in kw
+
+
+def test_split_identifier() -> None:
+    assert split_identifier("getHTTPResponse_code") == ["get", "http", "response", "code"]
+    assert split_identifier("URLField") == ["url", "field"]
+
+
+def test_empty_text_names_nothing() -> None:
+    m = extract("", "")
+    assert m.empty
+    assert not extract("???", "!!!").identifiers
+
+
+def test_comments_add_weaker_mentions() -> None:
+    m = extract("Bug", "", extra="It is in `special_handler`.")
+    assert 0 < m.identifiers["special_handler"] < 1.0
