@@ -15,13 +15,20 @@ branch and treat them as their own configuration.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ctxaction.agents import PACKAGE_DIR, PACKAGE_JSON, PACKAGE_MD, AgentPreset, pointer, prompt_text
+from ctxaction.agents import (
+    PACKAGE_DIR,
+    PACKAGE_JSON,
+    PACKAGE_MD,
+    AgentPreset,
+    get_preset,
+    pointer,
+    prompt_text,
+)
 from ctxaction.model import Package
 from ctxaction.output import write_atomic
 
@@ -156,9 +163,13 @@ def write_handoff(
     )
 
 
-def digest(text: str) -> str:
-    """A short content hash, to tell a changed package from the same one again."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+def resolve_preset(workspace: Path, config: Path | None, agent: str) -> AgentPreset:
+    """The preset of a run: the ``agent`` input when given, else ``agent:`` of the config."""
+    if agent:
+        return get_preset(agent)
+    from ctxaction.config import load_config
+
+    return get_preset(load_config(workspace, config).agent)
 
 
 def sha_note(sha: str) -> str:
