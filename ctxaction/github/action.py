@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
+import traceback
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
@@ -108,6 +109,9 @@ class ActionRun:
             return self.fail(exc, comment)
         except BUILD_ERRORS as exc:
             return self.fail(exc, comment)
+        except Exception as exc:  # a bug: keep the traceback, still answer the commenter
+            traceback.print_exc()
+            return self.fail(RuntimeError(f"unexpected {type(exc).__name__}: {exc}"), comment)
         if comment is not None:
             self.react(comment, "rocket")
         return 0
@@ -219,7 +223,7 @@ class ActionRun:
         """Artifact, comment, summary as asked; a read-only token falls back to the summary."""
         wanted = self.inputs.outputs
         fmt = command.fmt or self.inputs.fmt
-        where = self.where_full(wanted)
+        where = self.where_full(wanted, thread.task.kind)
         if "artifact" in wanted:
             rendered = {name: posted_text(render(package, name)) for name in {"markdown", "json", fmt}}
             stem = f"{'pr' if thread.task.kind == 'pr' else 'issue'}-{self.request.number}"
@@ -241,7 +245,7 @@ class ActionRun:
                 summary = True
         self.write_summary(package, full=summary)
 
-    def where_full(self, wanted: frozenset[str]) -> str:
+    def where_full(self, wanted: frozenset[str], kind: str) -> str:
         """Where a reader finds the whole package when the comment is shortened."""
         places = []
         if "artifact" in wanted:
@@ -251,8 +255,8 @@ class ActionRun:
             run_id = self.env.get("GITHUB_RUN_ID", "")
             run_url = f"{server}/{self.request.repo}/actions/runs/{run_id}"
             places.append(f"[the job summary]({run_url})" if run_id else "the job summary")
-        kind = "pr" if self.request.is_pr else "issue"
-        places.append(f"`ctxaction build --{kind} {self.request.number}` run locally")
+        flag = "--pr" if kind == "pr" else "--issue"
+        places.append(f"`ctxaction build {flag} {self.request.number}` run locally")
         return ", ".join(places[:-1]) + (" or " if len(places) > 1 else "") + places[-1]
 
     def upsert(self, package: Package, thread: Thread, where: str) -> None:
@@ -284,7 +288,7 @@ class ActionRun:
         path = self.env.get("GITHUB_STEP_SUMMARY")
         if not path:
             return
-        kind = "PR" if self.request.is_pr else "issue"
+        kind = "PR" if package.task.kind == "pr" else "issue"
         head = (
             f"### Context package for {kind} #{self.request.number}\n\n"
             f"{package.total_tokens} tokens, {len(package.files)} files"

@@ -30,6 +30,16 @@ RUN_TIMEOUT = 180
 _OUTPUT_RE = re.compile(r"^([\w-]+)<<(ghadelimiter_[0-9a-f-]+)\n(.*?)\n\2\n", re.MULTILINE | re.DOTALL)
 
 
+def entrypoint() -> list[str]:
+    """The installed ``ctxaction`` console script (what the image's ENTRYPOINT runs), else ``-m``.
+
+    The script, unlike ``python -m``, does not put the working directory (the workspace being
+    packaged) on ``sys.path``.
+    """
+    script = Path(sys.executable).with_name("ctxaction")
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "ctxaction"]
+
+
 def action_defaults() -> dict[str, str]:
     """``INPUT_*`` variables as the runner sets them from action.yml's defaults."""
     meta = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
@@ -103,7 +113,7 @@ class ActionRunner:
             env[f"INPUT_{key.upper().replace('_', '-')}"] = value
         before = len(self.fake.requests)
         proc = subprocess.run(
-            [sys.executable, "-m", "ctxaction", "action"],
+            [*entrypoint(), "action"],
             cwd=self.workspace,
             env=env,
             capture_output=True,

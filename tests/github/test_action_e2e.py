@@ -317,6 +317,7 @@ def test_workflow_dispatch_with_a_pr_number(world: World) -> None:
         "POST /issues/1/comments",
     ]
     assert "PR_HEAD_MARKER" in world.fake.posted_bodies()[0]
+    assert "### Context package for PR #1" in result.summary
 
 
 @pytest.mark.parametrize("action", ["synchronize", "reopened", "ready_for_review"])
