@@ -55,10 +55,10 @@ class _Measure:
         self.counter = counter
         self.cache: dict[str, int] = {}
 
-    def line_cost(self, line: str) -> int:
-        if line not in self.cache:
-            self.cache[line] = self.counter.count(line + "\n")
-        return self.cache[line]
+    def text_cost(self, text: str) -> int:
+        if text not in self.cache:
+            self.cache[text] = self.counter.count(text)
+        return self.cache[text]
 
     def marker_cost(self) -> int:
         return 8

@@ -6,6 +6,12 @@ from dataclasses import dataclass, field
 
 from ctxaction.model import Candidate
 
+# Signals whose repeated hints do not add up (ten importers are not ten times the evidence).
+MAX_COMBINED = frozenset(
+    {"import_distance", "co_change", "change_frequency", "history_mention", "name_match", "test_proximity",
+     "blame", "keyword_match"}
+)  # fmt: skip
+
 
 @dataclass
 class Hints:
@@ -42,13 +48,17 @@ class Board:
         return self.entries.setdefault(path, Entry())
 
     def add(self, path: str, signal: str, value: float, reason: str | None = None) -> Entry | None:
-        """Combine ``value`` into the signal with a noisy-OR (several weak hints add up, never past 1)."""
+        """Combine ``value`` into the signal: a noisy-OR for evidence that adds up (several named
+        symbols), the maximum for signals that only repeat themselves (imports, history, names)."""
         e = self.entry(path)
         if e is None or value <= 0:
             return e
         value = min(1.0, value)
         old = e.signals.get(signal, 0.0)
-        e.signals[signal] = round(1.0 - (1.0 - old) * (1.0 - value), 6)
+        if signal in MAX_COMBINED:
+            e.signals[signal] = round(max(old, value), 6)
+        else:
+            e.signals[signal] = round(1.0 - (1.0 - old) * (1.0 - value), 6)
         if reason:
             e.reasons[reason] = max(e.reasons.get(reason, 0.0), value)
         return e

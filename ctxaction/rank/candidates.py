@@ -244,23 +244,28 @@ def _definition_names(ctx: Context, terms: dict[str, float]) -> None:
     if not search.has_pcre(ctx.repo):
         pattern = pattern.replace("(?:", "(")
     name_re = re.compile(rf"{_DEF_WORDS}\s+(?:\([^)]*\)\s*)?[*&]?(\w+)")
-    best = max(terms.values())
+    found: list[tuple[float, str, int, str, list[str]]] = []
     for hit in search.grep(ctx.repo, args, [pattern], code_globs()):
-        if hit.path not in ctx.files:
-            continue
-        m = name_re.search(hit.text)
+        m = name_re.search(hit.text) if hit.path in ctx.files else None
         if not m:
             continue
         defined = m.group(1).lower()
+        path_words = hit.path.lower()
+        # A term the file's path already carries says little about which definition matters.
         matched = [t for t in terms if t in defined]
-        if not matched:
-            continue
-        value = min(1.0, sum(terms[t] for t in matched) / (best * 1.5))
+        weight = sum(terms[t] * (0.3 if t in path_words else 1.0) for t in matched)
+        if weight > 0:
+            found.append((weight, hit.path, hit.line, m.group(1), matched))
+    if not found:
+        return
+    best = max(f[0] for f in found)
+    for weight, path, line, name, matched in found:
+        value = (weight / best) ** 1.5
         e = ctx.board.add(
-            hit.path, "name_match", value, f"defines {m.group(1)} (name matches {', '.join(matched[:2])})"
+            path, "name_match", value, f"defines {name} (name matches {', '.join(matched[:2])})"
         )
         if e is not None:
-            e.hints.name_lines[hit.line] = (value, m.group(1))
+            e.hints.name_lines[line] = (value, name)
 
 
 def pr_changed(ctx: Context) -> None:

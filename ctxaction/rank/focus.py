@@ -1,111 +1,157 @@
 """Focus spans: the lines of a candidate that matter, weighted for the excerpter.
 
-Traceback lines, definitions of named symbols with their bodies, the code around quoted messages and
-named identifiers, keyword-dense functions, and the imports header. Weights are 0..1; the excerpter
-takes spans in descending weight until the file's share of the budget is spent.
+Every function in the file is scored on the evidence inside it (traceback lines, quoted messages,
+definitions and uses of named symbols, rare keywords, names that match the issue); the best
+functions become spans with their bodies, weighted by their share of the best function's evidence,
+next to tight windows around the named lines themselves and the imports header. Weights are 0..1;
+the excerpter fills by weight, so a clear winner gets its whole body first.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Mapping
 
 from ctxaction.model import Focus
 from ctxaction.rank.board import Hints
-from ctxaction.repo.symbols import Definition, definitions, innermost
+from ctxaction.repo.symbols import Definition, definitions
 
-MAX_BODY_LINES = 160  # a longer definition is focused on its head and the named lines inside
+MAX_BODY_LINES = 160  # a longer definition is focused on its head and the evidence inside
 HEAD_LINES = 25
 LINE_CONTEXT = 3
+MAX_DEFS = 6
+
+# Evidence points per kind of hint inside a definition.
+FRAME_POINTS = 3.0
+MESSAGE_POINTS = 2.5
+DEFINED_POINTS = 2.5
+USE_POINTS = 1.0
+NAME_POINTS = 1.5
+KEYWORD_POINTS = 1.2
+
+
+class _Spans:
+    """Collects spans clipped to the file."""
+
+    def __init__(self, n_lines: int) -> None:
+        self.n = n_lines
+        self.items: list[Focus] = []
+
+    def add(self, start: int, end: int, weight: float, why: str) -> None:
+        start, end = max(1, start), min(self.n, end)
+        if start <= end and weight > 0:
+            self.items.append(Focus(start, end, round(min(1.0, weight), 4), why))
 
 
 def build_focus(
-    path: str, text: str, hints: Hints, idf: dict[str, float], owners: dict[str, set[str]]
+    path: str, text: str, hints: Hints, idf: Mapping[str, float], owners: Mapping[str, set[str]]
 ) -> list[Focus]:
-    """Focus spans for one file, strongest first, overlapping spans kept (the excerpter merges)."""
+    """Focus spans for one file, strongest first (overlaps are left to the excerpter)."""
     n_lines = text.count("\n") + (0 if text.endswith("\n") else 1)
     defs = definitions(text, path)
-    spans: list[Focus] = []
-
-    def add(start: int, end: int, weight: float, why: str) -> None:
-        start, end = max(1, start), min(n_lines, end)
-        if start <= end and weight > 0:
-            spans.append(Focus(start, end, round(min(1.0, weight), 4), why))
-
-    def add_body(d: Definition, weight: float, why: str) -> None:
-        if d.end - d.start + 1 <= MAX_BODY_LINES:
-            add(d.start, d.end, weight, why)
-        else:
-            add(d.start, d.start + HEAD_LINES, weight, why + " (head)")
-
-    for line, why in hints.frame_lines.items():
-        add(line - LINE_CONTEXT, line + LINE_CONTEXT, 1.0, why)
-        d = innermost(defs, line)
-        if d is not None and d.kind != "class":
-            add_body(d, 0.7, f"{d.qualname}, around {why}")
-    for d in defs:
-        strength = hints.defined.get(d.name)
-        if strength is None:
-            continue
-        qualified = d.parent and d.parent in owners.get(d.name, set())
-        weight = strength * (1.0 if qualified or not owners.get(d.name) else 0.7)
-        if d.kind == "class" and d.end - d.start + 1 > MAX_BODY_LINES // 2:
-            first_member = next((x.start for x in defs if x.parent == d.name and x.start > d.start), d.end)
-            add(
-                d.start, min(first_member - 1, d.start + HEAD_LINES), weight, f"defines {d.name} (class head)"
-            )
-        else:
-            add_body(d, weight, f"defines {d.qualname}")
-    for line, (strength, name) in hints.name_lines.items():
-        d = next((x for x in defs if x.name == name and x.start <= line <= x.end), None)
-        if d is not None:
-            add_body(d, 0.3 + 0.45 * strength, f"{d.qualname}: name matches the issue")
-    for line, why in hints.message_lines.items():
-        add(line - 2, line + 2, 0.9, f"holds the {why}")
-        d = innermost(defs, line)
-        if d is not None and d.kind != "class":
-            add_body(d, 0.6, f"{d.qualname}, around the {why}")
-    for line, (strength, name) in sorted(hints.use_lines.items(), key=lambda kv: -kv[1][0])[:20]:
-        add(line - 2, line + 2, 0.6 * strength, f"uses {name}")
-        d = innermost(defs, line)
-        if d is not None and d.kind != "class" and d.name != name:
-            add_body(d, 0.45 * strength, f"{d.qualname}, uses {name}")
-    _keyword_regions(defs, hints, idf, add)
+    spans = _Spans(n_lines)
+    _line_windows(spans, hints)
+    scored = _score_definitions(defs, hints, idf, owners)
+    if scored:
+        best = scored[0][0]
+        for points, d, why in scored[:MAX_DEFS]:
+            weight = 0.25 + 0.7 * points / best
+            if d.kind == "class":
+                first_member = next(
+                    (x.start for x in defs if x.parent == d.name and x.start > d.start), d.end + 1
+                )
+                spans.add(d.start, min(first_member - 1, d.start + HEAD_LINES), weight, f"{why} (class head)")
+            elif d.end - d.start + 1 <= MAX_BODY_LINES:
+                spans.add(d.start, d.end, weight, why)
+            else:
+                spans.add(d.start, d.start + HEAD_LINES, weight, f"{why} (head)")
+                for line in _evidence_lines(hints, d):
+                    spans.add(line - 8, line + 8, weight * 0.9, f"{why} (around line {line})")
     header_end = _import_header_end(text)
     if header_end:
-        add(1, header_end, 0.1, "imports")
-    spans.sort(key=lambda f: (-f.weight, f.start))
-    return spans
+        spans.add(1, header_end, 0.1, "imports")
+    return sorted(spans.items, key=lambda f: (-f.weight, f.start))
 
 
-def _keyword_regions(
-    defs: list[Definition], hints: Hints, idf: dict[str, float], add: Callable[[int, int, float, str], None]
-) -> None:
-    """The functions holding the most distinct, rare keywords (up to three)."""
-    if not hints.keyword_lines or not idf:
-        return
-    scored: list[tuple[float, Definition, list[str]]] = []
+def _line_windows(spans: _Spans, hints: Hints) -> None:
+    """Tight windows around the lines the text names outright."""
+    for line, why in hints.frame_lines.items():
+        spans.add(line - LINE_CONTEXT, line + LINE_CONTEXT, 1.0, why)
+    for line, why in hints.message_lines.items():
+        spans.add(line - 2, line + 2, 0.9, f"holds the {why}")
+    strongest = sorted(hints.use_lines.items(), key=lambda kv: -kv[1][0])[:12]
+    for line, (strength, name) in strongest:
+        spans.add(line - 2, line + 2, 0.5 * strength, f"uses {name}")
+
+
+def _evidence_lines(hints: Hints, d: Definition) -> list[int]:
+    lines = [n for n in (*hints.frame_lines, *hints.message_lines, *hints.use_lines) if d.start <= n <= d.end]
+    return sorted(set(lines))[:6]
+
+
+def _score_definitions(
+    defs: list[Definition], hints: Hints, idf: Mapping[str, float], owners: Mapping[str, set[str]]
+) -> list[tuple[float, Definition, str]]:
+    """(evidence points, definition, why) for definitions with any evidence, best first."""
+    kw_norm = sum(sorted(idf.values(), reverse=True)[:4]) or 1.0
+    out: list[tuple[float, Definition, str]] = []
     for d in defs:
-        if d.kind == "class":
+        if d.kind == "variable":
             continue
+        inner = [
+            x for x in defs if x is not d and x.kind != "variable" and d.start <= x.start and x.end <= d.end
+        ]
+        owned = _owned_lines(d, inner)
+        points = 0.0
+        whys: list[str] = []
+        frames = [n for n in hints.frame_lines if n in owned]
+        if frames:
+            points += FRAME_POINTS * min(2, len(frames))
+            whys.append(f"traceback line {frames[0]}")
+        msgs = [n for n in hints.message_lines if n in owned]
+        if msgs:
+            points += MESSAGE_POINTS
+            whys.append(hints.message_lines[msgs[0]])
+        strength = hints.defined.get(d.name)
+        if strength is not None:
+            qualified = bool(d.parent) and d.parent in owners.get(d.name, set())
+            factor = 1.3 if qualified else (0.6 if owners.get(d.name) else 1.0)
+            # A class is named for its methods as much as for itself: weigh its head lightly.
+            points += DEFINED_POINTS * strength * factor * (0.6 if d.kind == "class" else 1.0)
+            whys.insert(0, f"defines {d.qualname}")
+        used = {hints.use_lines[n][1]: hints.use_lines[n][0] for n in hints.use_lines if n in owned}
+        used.pop(d.name, None)
+        if used:
+            points += USE_POINTS * sum(used.values())
+            whys.append("uses " + ", ".join(sorted(used)[:2]))
+        name_hits = [
+            v for n, (v, name) in hints.name_lines.items() if name == d.name and d.start <= n <= d.end
+        ]
+        if name_hits:
+            points += NAME_POINTS * max(name_hits)
+            whys.append("name matches the issue")
         words: set[str] = set()
-        for line, kws in hints.keyword_lines.items():
-            if d.start <= line <= d.end:
+        for n, kws in hints.keyword_lines.items():
+            if n in owned:
                 words |= kws
-        if words:
-            value = sum(idf.get(w, 0.0) for w in words) / (1.0 + math.log1p((d.end - d.start + 1) / 40))
-            scored.append((value, d, sorted(words, key=lambda w: -idf.get(w, 0.0))))
-    if not scored:
-        return
-    scored.sort(key=lambda t: -t[0])
-    best = scored[0][0]
-    for value, d, names in scored[:3]:
-        weight = 0.2 + 0.35 * value / best
-        why = f"{d.qualname}: keywords {', '.join(names[:3])}"
-        if d.end - d.start + 1 <= MAX_BODY_LINES:
-            add(d.start, d.end, weight, why)
-        else:
-            add(d.start, d.start + HEAD_LINES, weight, why + " (head)")
+        if words and d.kind != "class":
+            size = max(1, len(owned))
+            density = sum(idf.get(w, 0.0) for w in words) / kw_norm / (1.0 + math.log1p(size / 40))
+            points += KEYWORD_POINTS * density
+            if not whys:
+                whys.append("keywords " + ", ".join(sorted(words, key=lambda w: -idf.get(w, 0.0))[:3]))
+        if points > 0:
+            out.append((points, d, f"{d.qualname}: {'; '.join(whys)}" if whys else d.qualname))
+    out.sort(key=lambda t: (-t[0], t[1].start))
+    return out
+
+
+def _owned_lines(d: Definition, inner: list[Definition]) -> set[int]:
+    """Lines of ``d`` not inside its nested definitions (a class owns its head, not its methods)."""
+    owned = set(range(d.start, d.end + 1))
+    for x in inner:
+        owned -= set(range(x.start, x.end + 1))
+    return owned
 
 
 def _import_header_end(text: str) -> int:
