@@ -262,11 +262,10 @@ class ActionRun:
     def upsert(self, package: Package, thread: Thread, where: str) -> None:
         """Create our comment, or update the one we posted before (marker *and* author)."""
 
-        def frame(body: str, dropped: int) -> str:
+        def frame(body: str, shortened: str) -> str:
             note = (
-                f"\n\n> **Shortened to fit GitHub's comment limit:** {dropped} lower-ranked files were left "
-                f"out (named under omitted files). The full package: {where}."
-                if dropped
+                f"\n\n> **Shortened to fit GitHub's comment limit:** {shortened}. The full package: {where}."
+                if shortened
                 else ""
             )
             return f"{MARKER}\n{body}{note}\n"

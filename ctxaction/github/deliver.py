@@ -138,17 +138,18 @@ def fit_package(
     render: Render,
     limit: int,
     measure: Callable[[str], int] = utf16_len,
-    frame: Callable[[str, int], str] = lambda body, dropped: body,
+    frame: Callable[[str, str], str] = lambda body, shortened: body,
 ) -> tuple[str, bool]:
     """The largest framed, posted rendering of ``package`` within ``limit``; (text, truncated).
 
     Files are dropped lowest score first (each named among the omitted files, so the reader knows
-    it exists), and the rendering is searched by bisection on how many files to keep.
-    ``frame(body, dropped)`` adds the marker and footer around a posted body.
+    it exists), searching by bisection on how many to keep; when even no file is too long, the
+    text is cut at a line boundary. ``frame(body, shortened)`` wraps a posted body: ``shortened``
+    is "" or a sentence saying what was left out, for the frame to show with where the rest is.
     """
     ranked = sorted(range(len(package.files)), key=lambda i: package.files[i].score, reverse=True)
 
-    def attempt(keep: int) -> str:
+    def body(keep: int) -> tuple[str, int]:
         kept = set(ranked[:keep])
         dropped = [f for i, f in enumerate(package.files) if i not in kept]
         trimmed = replace(
@@ -156,24 +157,34 @@ def fit_package(
             files=[f for i, f in enumerate(package.files) if i in kept],
             omitted=[*package.omitted, *(OmittedFile(f.path, f.score, f.tokens, DROPPED) for f in dropped)],
         )
-        return frame(posted_text(render(trimmed)), len(dropped))
+        return posted_text(render(trimmed)), len(dropped)
 
-    full = attempt(len(ranked))
+    def framed(keep: int) -> str:
+        text, dropped = body(keep)
+        return frame(
+            text, f"{dropped} lower-ranked files were left out (named under omitted files)" if dropped else ""
+        )
+
+    full = framed(len(ranked))
     if measure(full) <= limit:
         return full, False
     low, high = 0, len(ranked) - 1
     best: str | None = None
     while low <= high:
         mid = (low + high) // 2
-        text = attempt(mid)
+        text = framed(mid)
         if measure(text) <= limit:
             best, low = text, mid + 1
         else:
             high = mid - 1
     if best is not None:
         return best, True
-    note = "*(cut here: the package is longer than the space GitHub allows.)*"
-    return hard_cut(attempt(0), limit, measure, note), True
+    text, dropped = body(0)
+    shortened = (
+        f"{dropped} files were left out and " if dropped else ""
+    ) + "the rest was cut at a line boundary"
+    room = limit - measure(frame("", shortened))
+    return frame(hard_cut(text, room, measure, "*(cut here)*"), shortened), True
 
 
 def escape_data(text: str) -> str:

@@ -89,10 +89,11 @@ def test_fit_keeps_everything_when_it_fits() -> None:
 def test_fit_drops_lowest_ranked_files_first_and_names_them() -> None:
     package = _package([20_000, 20_000, 20_000, 20_000])
     package.files.reverse()  # render order differs from rank order
-    text, truncated = fit_package(package, _render, COMMENT_LIMIT, frame=lambda b, d: f"<!-- m -->\n{b}\n{d}")
+    text, truncated = fit_package(package, _render, COMMENT_LIMIT, frame=lambda b, s: f"<!-- m -->\n{b}\n{s}")
     assert truncated and utf16_len(text) <= COMMENT_LIMIT
     assert "## src/f0.py" in text and "## src/f2.py" in text and "## src/f3.py" not in text
-    assert f"- omitted src/f3.py: {DROPPED}" in text and text.endswith("\n1")
+    assert f"- omitted src/f3.py: {DROPPED}" in text
+    assert text.endswith("\n1 lower-ranked files were left out (named under omitted files)")
 
 
 def test_fit_counts_utf16_units() -> None:
@@ -123,10 +124,13 @@ def test_hard_cut_closes_the_open_fence_and_notes_it() -> None:
 
 
 def test_fit_falls_back_to_a_hard_cut_when_no_file_is_left() -> None:
-    package = _package([])
-    package.task = Task(title="t", body="b" * 100)
-    text, truncated = fit_package(package, lambda p: "```\n" + "z\n" * 50_000, 10_000)
-    assert truncated and utf16_len(text) <= 10_000 and open_fence(text) == ""
+    package = _package([100])
+    text, truncated = fit_package(
+        package, lambda p: "```\n" + "z\n" * 50_000, 10_000, frame=lambda b, s: f"{b}\n\nShortened: {s}."
+    )
+    assert truncated and utf16_len(text) <= 10_000
+    assert text.endswith("Shortened: 1 files were left out and the rest was cut at a line boundary.")
+    assert open_fence(text) == "" and "*(cut here)*" in text
 
 
 def test_workflow_commands_are_escaped() -> None:
