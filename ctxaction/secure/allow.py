@@ -5,8 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-
-import pathspec
+from typing import Any
 
 # Inline markers of ctxaction, detect-secrets and gitleaks, on the secret's line.
 INLINE_MARKERS: tuple[str, ...] = (
@@ -29,11 +28,15 @@ class Allowlist:
     stopwords: tuple[str, ...] = ()
     disabled_rules: tuple[str, ...] = ()
     _compiled: tuple[re.Pattern[str], ...] = field(default=(), init=False, repr=False, compare=False)
-    _spec: pathspec.GitIgnoreSpec | None = field(default=None, init=False, repr=False, compare=False)
+    _spec: Any = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_compiled", tuple(re.compile(r) for r in self.regexes))
-        spec = pathspec.GitIgnoreSpec.from_lines(self.paths) if self.paths else None
+        spec = None
+        if self.paths:
+            import pathspec  # only when configured: keeps the hook's start-up light
+
+            spec = pathspec.GitIgnoreSpec.from_lines(self.paths)
         object.__setattr__(self, "_spec", spec)
 
     def path_allowed(self, path: str) -> bool:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from ctxaction.secure.allow import Allowlist, inline_allowed
@@ -12,6 +13,40 @@ from ctxaction.secure.entropy import shannon
 from ctxaction.secure.finding import Finding, fingerprint, preview_line
 from ctxaction.secure.placeholders import KNOWN_EXAMPLES, is_fake_token
 from ctxaction.secure.rule import Context, Rule
+
+_WORD = re.compile(r"[\w\-]")
+_KEY_CHAR = re.compile(r"[\w.\-]")
+_KEY_PREFIX_MAX = 40
+
+
+def _matches(rule: Rule, text: str, lower: str) -> Iterator[re.Match[str]]:
+    """Matches of ``rule``: everywhere, or only around its anchor's hits (see :class:`Rule`)."""
+    if not rule.anchor or len(lower) != len(text):  # lower() changed offsets: no anchoring
+        yield from rule.regex.finditer(text)
+        return
+    seen: set[tuple[int, int]] = set()
+    for hit in rule.anchor_regex.finditer(lower):
+        if rule.back or rule.window:
+            found = rule.regex.search(text, max(0, hit.start() - rule.back), hit.end() + rule.window)
+        else:
+            found = rule.regex.match(text, hit.start())
+        if found and found.span() not in seen:
+            seen.add(found.span())
+            yield found
+
+
+def _full_key(text: str, match: re.Match[str]) -> str:
+    """The whole name a generic value is assigned to: the matched ``key`` group extended back
+    over name characters (``DB_`` in ``DB_PASSWORD``), since matching starts at the keyword."""
+    if "key" not in match.re.groupindex or match.start("key") < 0:
+        return ""
+    start = match.start("key")
+    limit = max(0, start - _KEY_PREFIX_MAX)
+    while start > limit and _KEY_CHAR.match(text, start - 1):
+        start -= 1
+    if start and text[start - 1] in "${%":
+        return ""  # ``${DB_PASSWORD:-x}``, ``%(password)s``: a reference, not a name
+    return text[start : match.end("key")]
 
 
 @dataclass(frozen=True)
@@ -70,7 +105,7 @@ class Detector:
         for rule in self.rules:
             if rule.keywords and not present.intersection(rule.keywords):
                 continue
-            for match in rule.regex.finditer(text):
+            for match in _matches(rule, text, lower):
                 if "secret" in rule.regex.groupindex:
                     start, end = match.span("secret")
                 else:
@@ -78,23 +113,19 @@ class Detector:
                 if start < 0:
                     continue
                 lines = lines or _Lines(text)
-                if self._accept(rule, match.groupdict(), text[start:end], start, end, lines, path):
+                if self._accept(rule, match, start, end, lines, path):
                     hits.append(_Hit(rule, start, end))
         if not hits or lines is None:
             return []
         return self._findings(_resolve(hits), lines)
 
     def _accept(
-        self,
-        rule: Rule,
-        groups: dict[str, str | None],
-        secret: str,
-        start: int,
-        end: int,
-        lines: _Lines,
-        path: str,
+        self, rule: Rule, match: re.Match[str], start: int, end: int, lines: _Lines, path: str
     ) -> bool:
+        secret = lines.text[start:end]
         if len(secret) < rule.min_len or any(example in secret for example in KNOWN_EXAMPLES):
+            return False
+        if rule.boundary and start and _WORD.match(lines.text, start - 1):
             return False
         if (rule.validate and not rule.validate(secret)) or failed_checksum(secret):
             return False
@@ -116,8 +147,8 @@ class Detector:
             match=secret,
             line=line,
             path=path,
-            key=groups.get("key") or "",
-            quote=groups.get("q") or "",
+            key=_full_key(lines.text, match),
+            quote=(match.group("q") if "q" in match.re.groupindex else "") or "",
             after=lines.text[end:line_end].rstrip("\r"),
         )
         return rule.check(secret, ctx)

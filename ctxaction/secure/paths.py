@@ -10,8 +10,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import pathspec
-
 # Files that hold credentials by their nature. Templates (``.env.example``) are let back in:
 # agents need them, and their content is still scanned and redacted.
 DEFAULT_PATTERNS: tuple[str, ...] = (
@@ -119,6 +117,8 @@ class PathRules:
     def __init__(self, patterns: Sequence[str], sources: Sequence[_Source]) -> None:
         self._patterns = list(patterns)
         self._sources = list(sources)
+        import pathspec  # imported here so the hook, which never needs path rules, starts faster
+
         self._spec = pathspec.GitIgnoreSpec.from_lines(self._patterns)
 
     @classmethod

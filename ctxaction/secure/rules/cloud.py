@@ -56,12 +56,13 @@ RULES: list[Rule] = [
         r"(?i)(?:AccountKey|account[_\-]?key|storage[_\-]?key|primary[_\-]?key|cosmos[_\-]?key)"
         r"[\w\-]{0,20}['\"]?[ \t]{0,4}[=:][ \t]{0,4}['\"]?(?P<secret>[A-Za-z0-9+/]{86}==)",
         ("accountkey", "account_key", "account-key", "storage", "primary", "cosmos"), entropy=4.5,
+        anchor="account|storage|primary|cosmos",
         tp=("DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=<<b64:86>>==;EndpointSuffix=core.windows.net",),
         fp=("AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",),
     ),
     Rule(
         "azure-sas-key", "Azure Service Bus / Event Hubs / IoT shared access key",
-        r"(?i)SharedAccessKey[ \t]{0,4}=[ \t]{0,4}(?P<secret>[A-Za-z0-9+/]{43}=)", ("sharedaccesskey",),
+        r"(?i)SharedAccessKey[ \t]{0,4}=[ \t]{0,4}(?P<secret>[A-Za-z0-9+/]{43}=)", ("sharedaccesskey",), anchor="sharedaccesskey",
         entropy=4.0,
         tp=("Endpoint=sb://acme.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=<<b64:43>>=",),
         fp=("SharedAccessKey=<key>",),
@@ -69,6 +70,7 @@ RULES: list[Rule] = [
     Rule(
         "azure-sas-token", "Azure SAS token signature", r"(?:[?&]|^)sv=\d{4}-\d{2}-\d{2}&[^\s'\"]{0,300}?"
         r"sig=(?P<secret>[A-Za-z0-9%+/]{40,120}={0,2}|[A-Za-z0-9%]{40,120}(?:%3D){0,2})", ("sig=",),
+        anchor="sv=", back=1, window=700,
         entropy=4.0, tp=("url = 'https://acme.blob.core.windows.net/c?sv=2022-11-02&ss=b&sp=r&sig=<<b64:43>>%3D'",),
         fp=("https://acme.blob.core.windows.net/c?sv=2022-11-02&sig=<signature>",),
     ),

@@ -16,13 +16,18 @@ from ctxaction.secure.entropy import char_classes, is_hex, shannon
 from ctxaction.secure.placeholders import is_placeholder
 from ctxaction.secure.rule import Context, Rule
 
-_SECRET_KEYS = (
-    r"api[_.\-]?key|apikey|api[_.\-]?secret|app[_.\-]?secret|app[_.\-]?key|access[_.\-]?key|"
-    r"secret[_.\-]?key|secret|client[_.\-]?secret|private[_.\-]?key|auth[_.\-]?key|"
-    r"master[_.\-]?key|encryption[_.\-]?key|signing[_.\-]?key|account[_.\-]?key|license[_.\-]?key|"
-    r"token|auth|credentials?|bearer|webhook[_.\-]?secret|session[_.\-]?key|cookie[_.\-]?secret|salt"
+# Matching starts at the credential word; the full name (``DB_PASSWORD``, ``stripe.api_key``)
+# is recovered by the detector and judged by ``_key_ok``.
+_SECRET_WORDS = r"secret|token|credentials?|key"
+_PASSWORD_WORDS = r"password|passwd|passphrase|passcode|pwd|pass"
+# ``key`` alone names too many things (``sort_key``, ``primary_key``): it needs a credential prefix.
+_CREDENTIAL_KEY = re.compile(
+    r"(?:^|_)(?:api|app|access|secret|private|auth|master|encryption|encrypt|signing|sign|account|"
+    r"license|licence|client|session|cookie|webhook|subscription|consumer|service|admin|write|deploy|"
+    r"integration|hmac|jwt|crypt|storage|bot|server|partner|merchant|developer|dev|prod|live)_?key(?:s)?$"
+    r"|apikey|secretkey|accesskey"
 )
-_PASSWORD_KEYS = r"password|passwd|passphrase|passcode|pass|pwd|db[_.\-]?pass|pass[_.\-]?word"
+_PASS_KEY = re.compile(r"password|passwd|passphrase|passcode|pwd|(?:^|_)pass(?:$|_)")
 
 # Key names that contain a credential word but name something that is not a credential.
 _NOT_SECRET_KEY = re.compile(
@@ -81,7 +86,12 @@ def _looks_like_value(secret: str) -> bool:
 
 def _key_ok(key: str) -> bool:
     key = _CAMEL.sub(r"\1_\2", key.strip("'\"` \t.-_"))
-    return not _NOT_SECRET_KEY.search(key) and not _PUBLIC_KEY_NAME.search(key)
+    if _NOT_SECRET_KEY.search(key) or _PUBLIC_KEY_NAME.search(key):
+        return False
+    snake = re.sub(r"[.\-]", "_", key.lower())
+    if _PASS_KEY.search(snake) or any(w in snake for w in ("secret", "token", "credential")):
+        return True
+    return bool(_CREDENTIAL_KEY.search(snake))
 
 
 def _secret_check(secret: str, ctx: Context) -> bool:
@@ -110,20 +120,18 @@ def _strong_enough(secret: str) -> bool:
 _VALUE = r"(?P<secret>[^\s'\"`,;<>]{6,300})"
 
 
-def _assign(keys: str) -> str:
-    # ``[\w.\-]{0,40}`` before the key takes prefixes such as ``DB_`` or ``stripe.``; the key
-    # group spans the whole name so checks can reject ``token_url`` and ``public_key``.
+def _assign(words: str) -> str:
     return (
-        rf"(?i)(?P<key>(?<![\w\-])[\w.\-]{{0,40}}?(?:{keys})[\w.\-]{{0,30}}?)['\"]?[ \t]{{0,4}}"
-        r"(?:=|:=|::=|=>|:|\?=|\|\|=|(?<=['\"]),)[ \t]{0,4}(?:[@!]?(?P<q>['\"`]))?"
-        + _VALUE
+        rf"(?i)(?P<key>(?:{words})[\w.\-]{{0,30}}?)['\"]?[ \t]{{0,4}}"
+        r"(?:=|:=|::=|=>|:|\?=|\|\|=|(?<=['\"]),)[ \t]{0,4}(?:[@!]?(?P<q>['\"`]))?" + _VALUE
     )
 
 
 RULES: list[Rule] = [
     Rule(
-        "generic-secret", "Secret, token or API key assigned in code or config", _assign(_SECRET_KEYS),
-        ("key", "secret", "token", "auth", "credential", "bearer", "salt"), generic=True, check=_secret_check,
+        "generic-secret", "Secret, token or API key assigned in code or config", _assign(_SECRET_WORDS),
+        ("key", "secret", "token", "credential"), generic=True, check=_secret_check,
+        anchor="secret|token|credential|key",
         tp=('API_KEY="<<alnum:32>>"', "client_secret: <<b64url:40>>", "SECRET_KEY=<<pw:50>>",
             '"apiKey": "<<hex:32>>",', "app.secret_key = '<<b64:44>>'", "auth_token=<<alnum:24>>"),
         fp=('API_KEY="<your-api-key>"', "secret_key = os.environ['SECRET_KEY']", 'token_url = "https://x.io/oauth"',
@@ -132,8 +140,8 @@ RULES: list[Rule] = [
             'commit_sha = "<<hex:40>>"', "auth: true", "[app.py] token = get_token(user)"),
     ),
     Rule(
-        "generic-password", "Password assigned in code or config", _assign(_PASSWORD_KEYS),
-        ("pass", "pwd"), generic=True, check=_password_check,
+        "generic-password", "Password assigned in code or config", _assign(_PASSWORD_WORDS),
+        ("pass", "pwd"), generic=True, check=_password_check, anchor="pass|pwd",
         tp=('DB_PASSWORD="<<pw:14>>"', "password: <<pw:16>>", "spring.datasource.password=<<alnum:12>>",
             '"password": "<<pw:12>>"', "MYSQL_ROOT_PASSWORD=<<pw:20>>"),
         fp=('password = "password"', "password: ${DB_PASSWORD}", "[cli.py] password = getpass.getpass()",
@@ -147,6 +155,7 @@ RULES: list[Rule] = [
         r"[^\"]{0,30})\"[ \t]{1,4}value=(?P<q>\")(?P<secret>[^\"\s]{6,300})\"",
         ("add key",),
         generic=True,
+        anchor="<add",
         check=lambda s, ctx: _key_ok(ctx.key) and _looks_like_value(s) and _password_check(s, ctx),
         tp=('<add key="ApiKey" value="<<alnum:32>>" />', '<add key="Smtp.Password" value="<<pw:14>>"/>'),
         fp=('<add key="ApiKeyHeader" value="X-Api-Key" />', '<add key="Password" value="#{DbPassword}#" />'),
@@ -159,6 +168,7 @@ RULES: list[Rule] = [
         r"(?P<q>['\"]?)(?P<secret>[^\s'\"$`{}<>()]{6,200})",
         ("sshpass", "mysql", "--pass", "--token", "--api", "--secret", "--client-secret", "--auth-token"),
         generic=True,
+        anchor="sshpass|mysql|--",
         check=lambda s, ctx: _looks_like_value(s) and _strong_enough(s),
         tp=("sshpass -p '<<pw:12>>' ssh deploy@10.0.0.5", "mysql -u root -p<<alnum:14>> shop",
             "mysqladmin --password <<pw:14>> status"),
@@ -169,7 +179,7 @@ RULES: list[Rule] = [
         "xml-secret", "Secret or password as an XML element value",
         r"(?i)<(?P<key>[\w:.\-]{0,40}?(?:password|passwd|secret|token|api[_\-]?key|apikey|access[_\-]?key)"
         r"[\w:.\-]{0,30})>[ \t]{0,4}(?P<secret>[^<\s]{6,300})[ \t]{0,4}</",
-        ("pass", "secret", "token", "key"), generic=True,
+        ("pass", "secret", "token", "key"), generic=True, anchor="<",
         check=lambda s, ctx: _key_ok(ctx.key) and _looks_like_value(s) and _password_check(s, ctx),
         tp=("<password><<pw:16>></password>", "<add key='x'/><apiKey><<alnum:32>></apiKey>"),
         fp=("<password>${db.password}</password>", "<token>xxxxxxxx</token>", "<passwordLength>12</passwordLength>"),

@@ -16,7 +16,7 @@ RULES: list[Rule] = [
     Rule(
         "npmrc-auth", "npm/yarn registry credential in .npmrc (_authToken, _auth, _password)",
         r"(?i)(?:^|:)_(?:authToken|auth|password)[ \t]{0,3}=[ \t]{0,3}['\"]?(?P<secret>[A-Za-z0-9+/=_\-.]{20,600})",
-        ("_authtoken", "_auth", "_password"), entropy=3.5,
+        ("_authtoken", "_auth", "_password"), entropy=3.5, anchor="_auth|_password", back=1, window=640,
         tp=("//npm.pkg.github.com/:_authToken=<<alnum:36>>", "_auth = <<b64:40>>="),
         fp=("//registry.npmjs.org/:_authToken=${NPM_TOKEN}",),
     ),
@@ -36,7 +36,7 @@ RULES: list[Rule] = [
     Rule(
         "nuget-config-password", "Password in a NuGet.config packageSourceCredentials entry",
         r"(?i)<add key=\"(?:ClearTextPassword|Password)\"\s{1,4}value=\"(?P<secret>[^\"]{8,200})\"",
-        ("cleartextpassword", "password"), entropy=2.5, check=lambda s, ctx: not is_placeholder(s),
+        ("cleartextpassword", "password"), entropy=2.5, anchor="<add key=", check=lambda s, ctx: not is_placeholder(s),
         tp=('<add key="ClearTextPassword" value="<<pw:20>>" />',),
         fp=('<add key="ClearTextPassword" value="%FEED_PASSWORD%" />',),
     ),
