@@ -44,6 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--instances", default=str(ROOT.parent / "shared/eval/data/swe-bench-lite-dev.json"))
     ap.add_argument("--limit", type=int, default=0, help="only the first N instances")
+    ap.add_argument("--code", help="run ctxaction from this folder (PYTHONPATH) instead of the install")
     a = ap.parse_args(argv)
     instances = json.loads(Path(a.instances).read_text(encoding="utf-8"))
     if a.limit:
@@ -58,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     routes: Counter[str] = Counter()
     failures = 0
     try:
-        runner = ActionRunner(tmp, fake, workspace.root)
+        runner = ActionRunner(tmp, fake, workspace.root, {"PYTHONPATH": a.code} if a.code else None)
         for number, inst in enumerate(instances, start=1):
             opened = _event("opened", number, inst["problem_statement"])
             fake.add_issue(opened["issue"])  # type: ignore[arg-type]

@@ -69,10 +69,13 @@ class RunResult:
 class ActionRunner:
     """Runs the action against ``fake`` in ``workspace``; each run gets fresh runner files."""
 
-    def __init__(self, tmp: Path, fake: FakeGitHub, workspace: Path) -> None:
+    def __init__(
+        self, tmp: Path, fake: FakeGitHub, workspace: Path, extra_env: dict[str, str] | None = None
+    ) -> None:
         self.tmp = tmp
         self.fake = fake
         self.workspace = workspace
+        self.extra_env = extra_env or {}
         self._counter = itertools.count(1)
 
     def run(self, event: str, payload: dict[str, Any], **inputs: str) -> RunResult:
@@ -108,6 +111,7 @@ class ActionRunner:
             "GITHUB_RUN_ID": "4242",
             "RUNNER_TEMP": str(runner_dir),
             **action_defaults(),
+            **self.extra_env,
         }
         for key, value in inputs.items():
             env[f"INPUT_{key.upper().replace('_', '-')}"] = value
