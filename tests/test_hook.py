@@ -57,6 +57,11 @@ def test_entry_point_limits_itself_to_given_files(
     assert main(["a.py", "b.py"]) == 1
     repo.write("c.py", KEY)  # not staged: a pre-push/manual run scans it from disk
     assert main(["c.py"]) == 1
+    repo.git("add", "-A")
+    repo.git("commit", "-qm", "old secret")
+    repo.write("c.py", "")  # a staged deletion adds no line: the old secret must not block it
+    repo.git("add", "c.py")
+    assert main(["c.py"]) == 0
     assert SECRET not in capsys.readouterr().out
 
 
@@ -181,27 +186,23 @@ def test_pre_commit_try_repo_blocks_and_passes(make_repo: Callable[..., GitRepo]
     target.write("app.py", KEY)
     target.git("add", "app.py")
     env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pc-home")}
-    blocked = subprocess.run(
-        [*PRE_COMMIT, "try-repo", str(clone), "ctxaction-secrets"],
-        cwd=target.root,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=900,
-    )
+
+    def try_repo() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [*PRE_COMMIT, "try-repo", str(clone), "ctxaction-secrets"],
+            cwd=target.root,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=900,
+        )
+
+    blocked = try_repo()
     assert blocked.returncode == 1, blocked.stdout + blocked.stderr
     assert "app.py:1:12: generic-secret" in blocked.stdout
     assert SECRET not in blocked.stdout + blocked.stderr
     target.write("app.py", "print('clean')\n")
     target.git("add", "app.py")
-    passed = subprocess.run(
-        [*PRE_COMMIT, "try-repo", str(clone), "ctxaction-secrets"],
-        cwd=target.root,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=900,
-    )
+    passed = try_repo()
     assert passed.returncode == 0, passed.stdout + passed.stderr

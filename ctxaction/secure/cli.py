@@ -94,8 +94,10 @@ def _blobs(opts: ScanOptions, root: Path | None, max_bytes: int) -> list[Blob]:
         blobs = list(staged(root, all_lines=opts.all_lines, only=opts.only, max_bytes=max_bytes))
         if opts.only is not None:
             # Files the hook was handed that are not staged (pre-push, manual runs): scan them whole.
-            seen = {blob.path for blob in blobs} | staged_paths(root)
-            rest = [root / p for p in opts.only if p not in seen and (root / p).is_file()]
+            rest_names = set(opts.only) - {blob.path for blob in blobs}
+            if rest_names:  # deletion-only or mode-only changes are staged too: not "unstaged"
+                rest_names -= staged_paths(root)
+            rest = [root / p for p in sorted(rest_names) if (root / p).is_file()]
             blobs += list(files(rest, no_ignore=True, max_bytes=max_bytes, base=root))
         return blobs
     if opts.diff_rev is not None:

@@ -20,6 +20,9 @@ ASSIGN = r"""[\w.\-]{0,24}?['"]?[ \t]{0,4}(?:=|:=|::=|=>|:|\?=|\|\|=|,)[ \t]{0,4
 # After a value: a quote, a separator, whitespace or end of text (no further value characters).
 END = r"""(?=['"`\s;,)<\\\]}&|]|$)"""
 
+# A lowercase hex UUID, the shape of many vendors' API keys.
+UUID = r"[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}"
+
 Check = Callable[[str, "Context"], bool]
 
 

@@ -3,9 +3,8 @@
 
 from __future__ import annotations
 
+from ctxaction.secure.rule import UUID as _UUID
 from ctxaction.secure.rule import Rule, keyed, prefixed
-
-_UUID = r"[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}"
 
 RULES: list[Rule] = [
     prefixed(
