@@ -20,7 +20,7 @@ def _load(name: str) -> dict[str, object]:
 
 def test_issue_file_title_blank_line_body(tmp_path: Path) -> None:
     path = tmp_path / "issue.txt"
-    path.write_text("URLField crashes on IPv6\n\nTraceback:\n  File \"a.py\", line 3\n", encoding="utf-8")
+    path.write_text('URLField crashes on IPv6\n\nTraceback:\n  File "a.py", line 3\n', encoding="utf-8")
     task = read_issue_file(path)
     assert task.title == "URLField crashes on IPv6"
     assert task.body.startswith("Traceback:")

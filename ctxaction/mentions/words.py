@@ -170,6 +170,11 @@ def messages(segs: Iterable[Segment]) -> list[str]:
             out.append(m.group("msg"))
         if seg.kind == "prose":
             out.extend(a or b for a, b in _QUOTED.findall(seg.text))
+        elif seg.kind == "fence":
+            # Printed output in code blocks (reprs, log lines) quotes what the code formats.
+            for line in seg.text.split("\n"):
+                if not _looks_like_code(line):
+                    out.extend(a or b for a, b in _QUOTED.findall(line))
         elif seg.kind == "inline" and len(seg.text.split()) >= 3 and not _looks_like_code(seg.text):
             out.append(seg.text)
     return [m for m in dict.fromkeys(x.strip() for x in out) if len(m.split()) >= 2]

@@ -31,6 +31,7 @@ _DEF_WORDS = (
     r"macro_rules!|#\s*define|typedef\s+\w+|fun|val|var|let|const)"
 )
 _MESSAGE_SPLIT = re.compile(r"['\"`{}%()\[\]<>|]|\b\d[\d.]*\b|\s-\s|\\n")
+_CLAUSE_SPLIT = re.compile(r"[,;:.!?]\s")
 
 
 @dataclass
@@ -155,7 +156,10 @@ def messages(ctx: Context) -> None:
         if len(literal) >= 5:
             fragments[literal] = 0.9
     for msg in ctx.mentions.messages:
-        for piece in _MESSAGE_SPLIT.split(msg):
+        pieces = _MESSAGE_SPLIT.split(msg)
+        # Formatted messages interpolate values between clauses: search the clauses too.
+        pieces += [c for p in pieces for c in _CLAUSE_SPLIT.split(p) if c != p]
+        for piece in pieces:
             piece = piece.strip(" .,:;!?-=*")
             if len(piece) >= 10 and len(piece.split()) >= 2 and piece not in fragments:
                 fragments[piece] = max(fragments.get(piece, 0.0), min(1.0, len(piece) / 30))
@@ -258,9 +262,10 @@ def _definition_names(ctx: Context, terms: dict[str, float]) -> None:
             found.append((weight, hit.path, hit.line, m.group(1), matched))
     if not found:
         return
-    best = max(f[0] for f in found)
+    # Full marks take about the two strongest terms at once: one common word is a weak hint.
+    scale = sum(sorted(terms.values(), reverse=True)[:2])
     for weight, path, line, name, matched in found:
-        value = (weight / best) ** 1.5
+        value = min(1.0, weight / scale) ** 1.5
         e = ctx.board.add(
             path, "name_match", value, f"defines {name} (name matches {', '.join(matched[:2])})"
         )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
+from ctxaction.mentions.words import is_code_like
 from ctxaction.model import Focus
 from ctxaction.rank.board import Hints
 from ctxaction.repo.symbols import Definition, definitions
@@ -20,6 +21,7 @@ MAX_BODY_LINES = 160  # a longer definition is focused on its head and the evide
 HEAD_LINES = 25
 LINE_CONTEXT = 3
 MAX_DEFS = 6
+SMALL_FILE_LINES = 150  # a file this short is offered whole, below its best spans
 
 # Evidence points per kind of hint inside a definition.
 FRAME_POINTS = 3.0
@@ -56,7 +58,9 @@ def build_focus(
         best = scored[0][0]
         for points, d, why in scored[:MAX_DEFS]:
             weight = 0.25 + 0.7 * points / best
-            if d.kind == "class":
+            if d.kind == "variable":
+                spans.add(d.start - 1, d.end + 1, weight, why)
+            elif d.kind == "class":
                 first_member = next(
                     (x.start for x in defs if x.parent == d.name and x.start > d.start), d.end + 1
                 )
@@ -70,6 +74,8 @@ def build_focus(
     header_end = _import_header_end(text)
     if header_end:
         spans.add(1, header_end, 0.1, "imports")
+    if n_lines <= SMALL_FILE_LINES:
+        spans.add(1, n_lines, 0.45, "whole file (short)")
     return sorted(spans.items, key=lambda f: (-f.weight, f.start))
 
 
@@ -97,6 +103,11 @@ def _score_definitions(
     out: list[tuple[float, Definition, str]] = []
     for d in defs:
         if d.kind == "variable":
+            strength = hints.defined.get(d.name)
+            if strength is not None:
+                # CONSTANT_NAMES are settings an issue quotes; a plain word is usually a coincidence.
+                shaped = 1.0 if is_code_like(d.name) else 0.4
+                out.append((DEFINED_POINTS * strength * shaped, d, f"defines {d.qualname}"))
             continue
         inner = [
             x for x in defs if x is not d and x.kind != "variable" and d.start <= x.start and x.end <= d.end

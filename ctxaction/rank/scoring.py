@@ -21,7 +21,7 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     "history_mention": 0.2,  # commits whose message names the text's identifiers touched the file
     "module_mention": 0.7,  # a dotted module path in the text resolves to the file
     "keyword_match": 0.6,  # BM25 of the text's keywords over the file (normalized to the best file)
-    "name_match": 0.5,  # defines functions/classes whose names contain the text's keywords
+    "name_match": 0.4,  # defines functions/classes whose names contain the text's keywords
     "symbol_use": 0.4,  # the file uses identifiers the text names (config options, functions)
     "import_distance": 0.2,  # imports or is imported by a strong candidate
     "blame": 0.3,  # changed by the commits that last touched lines the text names
