@@ -16,9 +16,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
 
+from ctxaction.agents import get_preset
 from ctxaction.config import ConfigError
 from ctxaction.github import checkout
-from ctxaction.github.client import Client, GitHubError, find_own, role_at_least
+from ctxaction.github.client import Client, GitHubError, ThreadComment, find_own, role_at_least
 from ctxaction.github.command import Command, CommandError, command_line, parse_args, reply_for
 from ctxaction.github.deliver import (
     COMMENT_LIMIT,
@@ -37,10 +38,18 @@ from ctxaction.github.deliver import (
 )
 from ctxaction.github.event import EventError, Request, Skip, TriggerComment, load_event
 from ctxaction.github.fetch import Thread, fetch_thread
-from ctxaction.github.inputs import InputError, Inputs, read_inputs
+from ctxaction.github.inputs import InputError, Inputs, fail_on_error, read_inputs
+from ctxaction.handoff import (
+    compact_comment,
+    packaged_sha,
+    resolve_preset,
+    sha_note,
+    write_handoff,
+)
 from ctxaction.model import Package
 from ctxaction.pipeline import BudgetError, BuildError, BuildOptions, build_package, render
 from ctxaction.repo.git import RepoError
+from ctxaction.secure import redact
 from ctxaction.task import TaskError
 from ctxaction.tokens import TokenizerError
 
@@ -51,9 +60,11 @@ BUILD_ERRORS = (BuildError, BudgetError, ConfigError, RepoError, TaskError, Toke
 class Log:
     """Workflow-command output; past 10 annotations of a kind (all GitHub shows) plain lines."""
 
-    def __init__(self, stream: TextIO | None = None) -> None:
+    def __init__(self, stream: TextIO | None = None, *, fail_open: bool = False) -> None:
         self.stream = stream or sys.stdout
         self.counts: dict[str, int] = {}
+        # fail-on-error: false — a failure must not turn the step red before the agent runs.
+        self.fail_open = fail_open
 
     def line(self, text: str) -> None:
         """A plain log line."""
@@ -61,6 +72,8 @@ class Log:
 
     def annotate(self, kind: str, message: str) -> None:
         """An ``error`` / ``warning`` / ``notice`` annotation, escaped."""
+        if kind == "error" and self.fail_open:
+            kind = "warning"
         self.counts[kind] = self.counts.get(kind, 0) + 1
         if self.counts[kind] <= MAX_ANNOTATIONS:
             self.line(workflow_command(kind, message, title="ctxaction"))
@@ -80,6 +93,7 @@ class ActionRun:
         self.client = Client(request.repo, inputs.token, env.get("GITHUB_API_URL") or None)
         self.outputs = dict.fromkeys(("package-path", "comment-url"), "")
         self.outputs.update(tokens="0", files="0", truncated="false")
+        self.preset = get_preset("generic")
 
     def execute(self) -> int:
         """Run the request to the end; returns the exit code."""
@@ -214,9 +228,11 @@ class ActionRun:
             ref=ref,
             rules_ref=rules_ref,
             history_depth=self.inputs.history_depth or None,
+            agent=self.inputs.agent or None,
         )
         package = build_package(options)
         self.outputs.update(tokens=str(package.total_tokens), files=str(len(package.files)))
+        self.outputs["file-count"] = str(len(package.files))
         return package
 
     def deliver(self, package: Package, thread: Thread, command: Command) -> None:
@@ -224,6 +240,7 @@ class ActionRun:
         wanted = self.inputs.outputs
         fmt = command.fmt or self.inputs.fmt
         where = self.where_full(wanted, thread.task.kind)
+        self.hand_off(package)
         if "artifact" in wanted:
             rendered = {name: posted_text(render(package, name)) for name in {"markdown", "json", fmt}}
             stem = f"{'pr' if thread.task.kind == 'pr' else 'issue'}-{self.request.number}"
@@ -244,6 +261,22 @@ class ActionRun:
                 )
                 summary = True
         self.write_summary(package, full=summary)
+
+    def hand_off(self, package: Package) -> None:
+        """Write .ctxaction/package.md, package.json (and the host's prompt file); set the outputs.
+        The package body goes to files and outputs only, never to the log."""
+        config = self.workspace / self.inputs.config if self.inputs.config else None
+        self.preset = resolve_preset(self.workspace, config, self.inputs.agent)
+        handoff = write_handoff(
+            self.workspace,
+            package,
+            self.preset,
+            redact(render(package, "markdown"))[0],
+            redact(render(package, "json"))[0],
+            markdown_limit=self.inputs.markdown_limit,
+        )
+        self.outputs.update(handoff.outputs())
+        self.log.line(f"package written to {handoff.package_path} ({handoff.size} bytes, {self.preset.name})")
 
     def where_full(self, wanted: frozenset[str], kind: str) -> str:
         """Where a reader finds the whole package when the comment is shortened."""
@@ -270,9 +303,17 @@ class ActionRun:
             )
             return f"{MARKER}\n{body}{note}\n"
 
-        body, truncated = fit_package(package, lambda p: render(p, "markdown"), COMMENT_LIMIT, frame=frame)
+        if self.preset.name == "generic":
+            full = fit_package(package, lambda p: render(p, "markdown"), COMMENT_LIMIT, frame=frame)
+            body, truncated = full[0] + sha_note(package.head), full[1]
+        else:
+            body, truncated = self.compact(package), False
         login = self.client.own_login(self.inputs.bot_login)
-        existing = find_own(thread.comments, MARKER_RE, login)
+        # The newest of ours: older ones were superseded (and minimized) by it.
+        existing = find_own(reversed(thread.comments), MARKER_RE, login)
+        if existing is not None and self.superseded(existing, package):
+            self.minimize(existing)
+            existing = None
         if existing is None:
             _, url = self.client.create_comment(self.request.number, body)
         elif existing.body == body:
@@ -281,6 +322,32 @@ class ActionRun:
             url = self.client.update_comment(existing, body)
         self.outputs.update({"comment-url": url, "truncated": "true" if truncated else "false"})
         self.log.line(f"comment {'updated' if existing else 'created'}: {url}")
+
+    def compact(self, package: Package) -> str:
+        """The short comment agent presets get (the package itself is in the files)."""
+        server = self.env.get("GITHUB_SERVER_URL", "https://github.com")
+        run_id = self.env.get("GITHUB_RUN_ID", "")
+        repo_url = f"{server}/{self.request.repo}"
+        body = compact_comment(
+            package,
+            commit_url=f"{repo_url}/commit/{package.head}" if package.head else "",
+            full_url=f"{repo_url}/actions/runs/{run_id}" if run_id else "",
+            full_label="this run's artifact and job summary",
+        )
+        return posted_text(f"{MARKER}\n{body}\n")
+
+    def superseded(self, existing: ThreadComment, package: Package) -> bool:
+        """A PR comment about an older head: replaced by a new comment, not edited in place."""
+        old = packaged_sha(existing.body)
+        return bool(self.request.is_pr and old and package.head and old != package.head)
+
+    def minimize(self, comment: ThreadComment) -> None:
+        """Hide our stale comment; failing to is only a warning."""
+        try:
+            self.client.minimize_comment(comment)
+            self.log.line(f"comment {comment.id} minimized as outdated")
+        except GitHubError as exc:
+            self.log.annotate("warning", f"could not minimize the outdated comment: {exc}")
 
     def write_summary(self, package: Package, full: bool) -> None:
         """A status line always; the whole package too when asked (capped at 1 MiB)."""
@@ -310,9 +377,28 @@ class ActionRun:
 
 
 def main(env: Mapping[str, str] | None = None, log: Log | None = None) -> int:
-    """Run the action with ``env`` (default: this process's environment); returns the exit code."""
+    """Run the action with ``env`` (default: this process's environment); returns the exit code.
+
+    With ``fail-on-error: false`` every failure is a warning and the exit code 0, so a context
+    problem never blocks the agent step that follows."""
     env = os.environ if env is None else env
-    log = log or Log()
+    fail_open = not fail_on_error(env)
+    log = log or Log(fail_open=fail_open)
+    try:
+        code = _run(env, log)
+    except Exception as exc:
+        if not fail_open:
+            raise
+        log.annotate("warning", f"ctxaction failed ({type(exc).__name__}: {exc})")
+        code = 1
+    if code and fail_open:
+        log.annotate("warning", "no context package this time; continuing because fail-on-error is false")
+        return 0
+    return code
+
+
+def _run(env: Mapping[str, str], log: Log) -> int:
+    """The run itself (see :func:`main`)."""
     try:
         inputs = read_inputs(env)
     except InputError as exc:

@@ -90,7 +90,7 @@ def test_issue_opened_creates_one_comment_and_edited_updates_it(world: World) ->
     assert len(posted) == 1 and posted[0]["body"].startswith("<!-- ctxaction:package v1 -->")
     assert "README.md" in posted[0]["body"]
     assert first.outputs["comment-url"].endswith(f"#issuecomment-{posted[0]['id']}")
-    assert int(first.outputs["tokens"]) > 0 and int(first.outputs["files"]) >= 1
+    assert int(first.outputs["tokens"]) > 0 and int(first.outputs["file-count"]) >= 1
     assert first.outputs["truncated"] == "false"
     assert "### Context package for issue #1" in first.summary
 
