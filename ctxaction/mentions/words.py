@@ -45,19 +45,16 @@ STOPWORDS = _wordset(
     known try tried trying way well really still even though since however instead rather maybe
     perhaps actually currently already always never sometimes often something anything everything
     nothing someone anyone thing things lot lots much many one two three first second new old same
-    different able unable possible way ways case cases example examples e g eg ie etc via per vs
+    different able unable possible ways case cases example examples e g eg ie etc via per vs
     bug bugs issue issues problem problems describe description expected behavior behaviour actual
-    reproduce reproduction steps step result results output outputs input error errors exception
-    exceptions fix fixed fixes work works worked working fail fails failed failing failure broken break
-    breaks correct correctly incorrect wrong right true false none null nil undefined see saw look
-    looks looked show shows shown showing find found run runs ran running call calls called return
-    returns returned value values instead version versions python environment info information os
-    mac macos linux windows ubuntu screenshot screenshots additional context project extensions
-    extension tools minimal complete verifiable mcve code sample problem import imports following
-    below above line lines file files here there would should could also just note notes https http
-    www com org github html default set sets setting add added adding remove removed change changed
-    changes changing update updated support supported feature features request requests proposal
-    currently option options available allow allows allowed time times test tests"""
+    reproduce reproduction steps step result results fix fixed fixes work works worked working
+    fail fails failed failing failure broken break breaks correct correctly incorrect wrong right
+    true false none null nil undefined see saw look looks looked environment info information os mac
+    macos linux windows ubuntu screenshot screenshots additional context project minimal complete
+    verifiable mcve sample following note notes https http www com org github currently available
+    happen happens happened happening expect expects instead following seems below above value values
+    return returns returned set sets add added code line lines file files time times default version
+    versions option options python output outputs input error errors"""
 )
 IDENT_STOP = _wordset(
     """self cls args kwargs none true false print len str int float bool dict list tuple set range

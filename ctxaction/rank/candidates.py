@@ -208,7 +208,8 @@ def keywords(ctx: Context) -> None:
     sizes = {p: max(f.size, 1) for p, f in ctx.files.items()}
     avg = sum(sizes.values()) / max(1, len(sizes))
     idf = {k: math.log(1 + (n_docs - hits.df.get(k, 0) + 0.5) / (hits.df.get(k, 0) + 0.5)) for k in qweight}
-    ctx.keyword_idf = idf
+    # Focus weighs a keyword by its rarity and by how much the text leans on it (title words most).
+    ctx.keyword_idf = {k: idf[k] * qweight[k] for k in qweight}
     scores: dict[str, float] = {}
     for path, counts in hits.counts.items():
         if path not in ctx.files:
