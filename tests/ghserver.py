@@ -236,6 +236,16 @@ class FakeGitHub:
             reaction = rest_fixture("reactions.create-for-issue-comment.201.json")
             reaction["content"] = body["content"]
             return 201, {}, reaction
+        if rest == "pulls" and method == "GET":
+            owner_branch = (query.get("head") or [""])[0]
+            branch = owner_branch.split(":", 1)[-1]
+            state = (query.get("state") or ["open"])[0]
+            found = [
+                p
+                for p in self.pulls.values()
+                if (not branch or p["head"]["ref"] == branch) and state in ("all", p.get("state", "open"))
+            ]
+            return self._page(path, query, found)
         if (m2 := re.fullmatch(r"pulls/(\d+)", rest)) and method == "GET":
             pull = self.pulls.get(int(m2.group(1)))
             return (200, {}, pull) if pull else (404, {}, {"message": "Not Found"})

@@ -36,7 +36,7 @@ from ctxaction.github.deliver import (
     workflow_command,
     write_artifacts,
 )
-from ctxaction.github.event import EventError, Request, Skip, TriggerComment, load_event
+from ctxaction.github.event import REPO_RE, EventError, Request, Skip, TriggerComment, load_event
 from ctxaction.github.fetch import Thread, fetch_thread
 from ctxaction.github.inputs import InputError, Inputs, fail_on_error, read_inputs
 from ctxaction.handoff import (
@@ -397,6 +397,24 @@ def main(env: Mapping[str, str] | None = None, log: Log | None = None) -> int:
     return code
 
 
+def explicit_request(inputs: Inputs, env: Mapping[str, str]) -> Request | Skip:
+    """The issue or PR the ``number`` input names, whatever the event: a number, or ``branch`` for
+    the open PR of the checked-out branch (copilot-setup-steps, where no event names one)."""
+    repo = env.get("GITHUB_REPOSITORY", "")
+    if not REPO_RE.match(repo):
+        raise EventError(f"GITHUB_REPOSITORY must be owner/name to use input 'number', got {repo[:80]!r}")
+    event = env.get("GITHUB_EVENT_NAME", "")
+    if inputs.number != "branch":
+        return Request(event=event, action="", repo=repo, number=int(inputs.number), is_pr=None)
+    branch = env.get("GITHUB_HEAD_REF") or env.get("GITHUB_REF_NAME") or ""
+    if not branch:
+        return Skip("input 'number' is 'branch' but the runner names no branch (GITHUB_REF_NAME)")
+    number = Client(repo, inputs.token, env.get("GITHUB_API_URL") or None).open_pull(branch)
+    if number is None:
+        return Skip(f"no open pull request has branch {branch[:100]!r} as its head: nothing to package")
+    return Request(event=event, action="", repo=repo, number=number, is_pr=True)
+
+
 def _run(env: Mapping[str, str], log: Log) -> int:
     """The run itself (see :func:`main`)."""
     try:
@@ -413,13 +431,17 @@ def _run(env: Mapping[str, str], log: Log) -> int:
         return 1
     checkout.trust_directory(workspace, os.environ)
     try:
-        request = load_event(
-            env.get("GITHUB_EVENT_NAME", ""),
-            env.get("GITHUB_EVENT_PATH", ""),
-            repository=env.get("GITHUB_REPOSITORY", ""),
-            allow_edited=inputs.edited_comments,
+        request = (
+            explicit_request(inputs, env)
+            if inputs.number
+            else load_event(
+                env.get("GITHUB_EVENT_NAME", ""),
+                env.get("GITHUB_EVENT_PATH", ""),
+                repository=env.get("GITHUB_REPOSITORY", ""),
+                allow_edited=inputs.edited_comments,
+            )
         )
-    except EventError as exc:
+    except (EventError, GitHubError) as exc:
         log.annotate("error", str(exc))
         return 1
     if isinstance(request, Skip):

@@ -206,6 +206,17 @@ class Client:
         self._call(f"update comment {comment.id}", lambda: handle.edit(body), write=True)
         return comment.url
 
+    def open_pull(self, branch: str) -> int | None:
+        """The number of the open pull request whose head is ``branch`` of this repository, if any."""
+        owner = self.repo_name.split("/", 1)[0]
+
+        def fetch() -> int | None:
+            for pull in self._repo.get_pulls(state="open", head=f"{owner}:{branch}"):
+                return int(pull.number)
+            return None
+
+        return self._call(f"find the open pull request of branch {branch}", fetch)
+
     def minimize_comment(self, comment: ThreadComment, classifier: str = "OUTDATED") -> None:
         """Hide a superseded comment of ours (GraphQL ``minimizeComment``), so it cannot mislead."""
         handle: IssueComment = comment.handle

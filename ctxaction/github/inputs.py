@@ -49,6 +49,7 @@ class Inputs:
     agent: str = ""
     fail_on_error: bool = True
     markdown_limit: int = 30_000
+    number: str = ""
 
 
 def raw_input(env: Mapping[str, str], name: str) -> str:
@@ -143,7 +144,15 @@ def read_inputs(env: Mapping[str, str]) -> Inputs:
         agent=_agent(get("agent")),
         fail_on_error=fail_on_error(env),
         markdown_limit=_int("markdown-limit", get("markdown-limit", "30000"), *MARKDOWN_RANGE),
+        number=_number(get("number")),
     )
+
+
+def _number(value: str) -> str:
+    """``""`` (the event says), an issue/PR number, or ``branch`` (the open PR of the branch)."""
+    if value and value != "branch":
+        _int("number", value, 1, 10**9)
+    return value
 
 
 def _agent(value: str) -> str:

@@ -77,6 +77,8 @@ class ActionRunner:
         self.workspace = workspace
         self.extra_env = extra_env or {}
         self._counter = itertools.count(1)
+        # Runner variables a scenario sets itself (GITHUB_REF_NAME, GITHUB_HEAD_REF …).
+        self.extra_env: dict[str, str] = {}
 
     def run(self, event: str, payload: dict[str, Any], **inputs: str) -> RunResult:
         """Run once for ``event`` with ``payload``; ``inputs`` override action.yml defaults

@@ -170,3 +170,31 @@ def test_a_superseded_pr_comment_is_minimized(world: World) -> None:
     # Same head again: updated in place, nothing more minimized.
     third = world.run("pull_request", sync, agent="claude", output="comment")
     assert third.code == 0 and len(world.fake.comments[1]) == 2 and len(world.fake.minimized) == 1
+
+
+def test_copilot_setup_steps_packages_the_pull_request_of_the_branch(world: World) -> None:
+    world.issue()  # issue #1, which the agent's pull request closes
+    pull = webhook_fixture("pull_request.opened.json")["pull_request"]
+    pull.update(number=2, title="Fix the greeting", body="Fixes #1")
+    pull["head"].update(ref="copilot/fix-greeting", sha=world.pr_head)
+    pull["base"]["sha"] = world.main
+    world.fake.add_pull(pull, ["src/hello/greet.py"])
+    world.runner.extra_env["GITHUB_REF_NAME"] = "copilot/fix-greeting"
+    payload = {"repository": {"full_name": world.fake.repo}}
+    result = world.run("dynamic", payload, agent="copilot", number="branch", output="artifact")
+    assert result.code == 0, result.stdout + result.stderr
+    [lookup] = world.fake.calls("GET", r"/pulls$")
+    assert lookup.query["head"] == ["Codertocat:copilot/fix-greeting"]
+    package = (world.workspace.root / PACKAGE_MD).read_text(encoding="utf-8")
+    assert package.startswith("# Context package: Fix the greeting") and "Pull request #2" in package
+    assert (
+        "Linked issue #1" in package
+        and "src/hello/greet.py" in json.loads(result.outputs["files"])[0]["path"]
+    )
+    assert not (world.workspace.root / PROMPT_MD).exists()
+
+    world.runner.extra_env["GITHUB_REF_NAME"] = "copilot/unknown"
+    (world.workspace.root / PACKAGE_MD).unlink()
+    none = world.run("dynamic", payload, agent="copilot", number="branch", output="artifact")
+    assert none.code == 0 and any("no open pull request" in n for n in none.annotations("notice"))
+    assert not (world.workspace.root / PACKAGE_MD).exists()
