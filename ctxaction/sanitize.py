@@ -77,6 +77,7 @@ AGENT_HANDLES = (
     "jules",
 )
 _MENTION = re.compile(r"(?<![A-Za-z0-9_])@(?=[A-Za-z0-9])|@(?=(?i:" + "|".join(AGENT_HANDLES) + "))")
+_AGENT_HANDLE = re.compile("@(?=(?i:" + "|".join(AGENT_HANDLES) + "))")
 _REFERENCE = re.compile(r"(?:(?<=[\w.-]/)[\w.-]+|(?<![\w&#]))#(?=\d)|\b(?P<gh>(?i:GH))-(?=\d)")
 _INJECTION = re.compile(
     r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+)?(?:previous|prior|above|earlier"
@@ -281,6 +282,12 @@ def neutralize_mentions(text: str) -> tuple[str, int]:
     """
     text = _ENTITY_AT.sub("@", text)
     return _MENTION.subn("@" + ZWJ, text)
+
+
+def neutralize_agent_handles(text: str) -> tuple[str, int]:
+    """Break only ``@claude``-style agent handles, wherever they stand (also inside code, where
+    GitHub notifies nobody but agent workflows still match ``contains(body, '@claude')``)."""
+    return _AGENT_HANDLE.subn("@" + ZWJ, _ENTITY_AT.sub("@", text))
 
 
 def neutralize_references(text: str) -> tuple[str, int]:

@@ -17,6 +17,7 @@ from ctxaction.sanitize import (
     clean_text,
     count_injection_phrases,
     keep_authorized,
+    neutralize_agent_handles,
     neutralize_mentions,
     neutralize_references,
     strip_hidden,
@@ -236,3 +237,22 @@ def test_clean_text_properties(raw: str) -> None:
     for handle in AGENTS:
         assert handle not in text
     assert "\u202e" not in text and "\u200b" not in text
+
+
+def test_agent_handles_are_broken_even_in_code_people_are_not() -> None:
+    code = "if: contains(github.event.comment.body, '@claude')\n# ask &#64;Copilot; cc @octocat"
+    text, n = neutralize_agent_handles(code)
+    assert (
+        text == f"if: contains(github.event.comment.body, '@{ZWJ}claude')\n# ask @{ZWJ}Copilot; cc @octocat"
+    )
+    assert n == 2
+
+
+def test_posted_comment_code_blocks_keep_people_mentions_but_not_agent_handles() -> None:
+    from ctxaction.github.deliver import neutralize
+
+    body = "cc @octocat\n\n```yaml\nif: contains(body, '@gemini-cli') # @octocat\n```\n"
+    assert (
+        neutralize(body)
+        == f"cc @{ZWJ}octocat\n\n```yaml\nif: contains(body, '@{ZWJ}gemini-cli') # @octocat\n```\n"
+    )

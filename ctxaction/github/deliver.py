@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ctxaction.model import OmittedFile, Package
 from ctxaction.output import write_atomic
-from ctxaction.sanitize import neutralize_mentions, neutralize_references
+from ctxaction.sanitize import neutralize_agent_handles, neutralize_mentions, neutralize_references
 from ctxaction.secure import redact
 
 COMMENT_LIMIT = 65_536
@@ -86,11 +86,14 @@ def open_fence(text: str) -> str:
 
 
 def neutralize(text: str) -> str:
-    """Break ``@mentions`` and ``#123``-style references outside fenced code blocks."""
+    """Break ``@mentions`` and ``#123``-style references outside fenced code blocks, and agent
+    handles (``@claude`` …) inside them too: agent workflows trigger on a plain substring test."""
     out = []
     for code, chunk in code_segments(text):
         if not code:
             chunk = neutralize_references(neutralize_mentions(chunk)[0])[0]
+        else:
+            chunk = neutralize_agent_handles(chunk)[0]
         out.append(chunk)
     return "\n".join(out)
 
