@@ -46,15 +46,16 @@ def collect(repo: RepoView, task: Task, profile: RankProfile) -> list[Candidate]
     mentions = extract(task.title, task.body, comments)
     files = {f.path: f for f in repo.tracked() if f.skip_reason is None}
     ctx = found.Context(repo, task, mentions, files, ModuleIndex.build(files), Board(set(files)))
-    with ThreadPoolExecutor(max_workers=3) as pool:
+    with ThreadPoolExecutor(max_workers=5) as pool:
         mined = pool.submit(history.mine, repo)
         found.paths_and_frames(ctx)
         blamed = pool.submit(neighbours.blame_sources, repo, neighbours.framed_files(ctx))
         found.modules(ctx)
         found.pr_changed(ctx)
-        found.messages(ctx)
-        found.identifiers(ctx)
-        found.keywords(ctx)
+        # The three repository-wide searches overlap: each waits on its own git process.
+        searches = [pool.submit(f, ctx) for f in (found.messages, found.identifiers, found.keywords)]
+        for done in searches:
+            done.result()
         strong = _strongest(ctx.board, weights)
         neighbours.imports(ctx, strong)
         neighbours.tests(ctx, strong)
@@ -67,6 +68,7 @@ def collect(repo: RepoView, task: Task, profile: RankProfile) -> list[Candidate]
         text = repo.read_text(cand.path)
         entry = ctx.board.entries.get(cand.path)
         if text is not None and entry is not None:
+            entry.hints.keyword_lines = ctx.keyword_hits.lines(cand.path)
             cand.focus = build_focus(cand.path, text, entry.hints, ctx.keyword_idf, owners)
     return ranked
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 
 from ctxaction.model import Candidate
@@ -40,12 +41,15 @@ class Board:
     def __init__(self, eligible: set[str]) -> None:
         self.eligible = eligible
         self.entries: dict[str, Entry] = {}
+        # Finders run in threads (their git searches overlap); each writes its own signals.
+        self._lock = threading.Lock()
 
     def entry(self, path: str) -> Entry | None:
         """The file's entry, created on first use; None for ineligible paths."""
         if path not in self.eligible:
             return None
-        return self.entries.setdefault(path, Entry())
+        with self._lock:
+            return self.entries.setdefault(path, Entry())
 
     def add(self, path: str, signal: str, value: float, reason: str | None = None) -> Entry | None:
         """Combine ``value`` into the signal: a noisy-OR for evidence that adds up (several named
@@ -54,19 +58,20 @@ class Board:
         if e is None or value <= 0:
             return e
         value = min(1.0, value)
-        old = e.signals.get(signal, 0.0)
-        if signal in MAX_COMBINED:
-            e.signals[signal] = round(max(old, value), 6)
-        else:
-            e.signals[signal] = round(1.0 - (1.0 - old) * (1.0 - value), 6)
-        if reason:
-            e.reasons[reason] = max(e.reasons.get(reason, 0.0), value)
+        with self._lock:
+            old = e.signals.get(signal, 0.0)
+            if signal in MAX_COMBINED:
+                e.signals[signal] = round(max(old, value), 6)
+            else:
+                e.signals[signal] = round(1.0 - (1.0 - old) * (1.0 - value), 6)
+            if reason:
+                e.reasons[reason] = max(e.reasons.get(reason, 0.0), value)
         return e
 
     def candidates(self, limit: int = 20) -> list[Candidate]:
         """Entries as candidates, each with its strongest reasons first (``limit`` reasons at most)."""
         out = []
-        for path, e in self.entries.items():
+        for path, e in list(self.entries.items()):
             reasons = [r for r, _ in sorted(e.reasons.items(), key=lambda kv: -kv[1])][:limit]
             out.append(Candidate(path=path, signals=dict(e.signals), reasons=reasons))
         return out

@@ -12,7 +12,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from ctxaction.mentions import Mentions, split_identifier
+from ctxaction.mentions import Mentions
 from ctxaction.model import Task
 from ctxaction.rank.board import Board
 from ctxaction.rank.resolve import resolve_module, resolve_path
@@ -45,6 +45,7 @@ class Context:
     index: ModuleIndex
     board: Board
     keyword_idf: dict[str, float] = field(default_factory=dict)
+    keyword_hits: search.KeywordHits = field(default_factory=search.KeywordHits)
     warnings: list[str] = field(default_factory=list)
 
 
@@ -216,9 +217,14 @@ def keywords(ctx: Context) -> None:
             continue
         norm = BM25_K1 * (1 - BM25_B + BM25_B * sizes[path] / avg)
         scores[path] = sum(qweight[k] * idf[k] * tf * (BM25_K1 + 1) / (tf + norm) for k, tf in counts.items())
+    prefix_re = re.compile("|".join(sorted(qweight, key=len, reverse=True)))
     for path in ctx.files:
-        words = split_identifier(path.replace("/", " ").replace(".", " "))
-        for k in {k for k in qweight for w in words if w.startswith(k)}:
+        # Path words count double: sub-words of directory and file names that start with a keyword.
+        low = path.lower()
+        found = {
+            m.group(0) for m in prefix_re.finditer(low) if m.start() == 0 or not low[m.start() - 1].isalpha()
+        }
+        for k in found:
             scores[path] = scores.get(path, 0.0) + 2.0 * qweight[k] * idf[k]
     if not scores:
         return
@@ -227,9 +233,8 @@ def keywords(ctx: Context) -> None:
     for path, s in ranked:
         matched = sorted(hits.counts.get(path, {}), key=lambda k: -idf[k] * qweight[k])[:4]
         reason = f"keywords: {', '.join(matched)}" if matched else None
-        e = ctx.board.add(path, "keyword_match", s / best, reason)
-        if e is not None and path in hits.lines:
-            e.hints.keyword_lines = hits.lines[path]
+        ctx.board.add(path, "keyword_match", s / best, reason)
+    ctx.keyword_hits = hits
     _definition_names(ctx, {k: qweight[k] * idf[k] for k in qweight if len(k) >= 4})
 
 

@@ -88,8 +88,15 @@ class KeywordHits:
     """Per-file keyword occurrences from one pass over the repository."""
 
     counts: dict[str, dict[str, int]] = field(default_factory=dict)  # path -> keyword -> count
-    lines: dict[str, dict[int, set[str]]] = field(default_factory=dict)  # path -> line -> keywords
+    positions: dict[str, list[tuple[int, str]]] = field(default_factory=dict)  # path -> (line, keyword)
     df: dict[str, int] = field(default_factory=dict)  # keyword -> number of files
+
+    def lines(self, path: str) -> dict[int, set[str]]:
+        """line -> keywords on it, for one file."""
+        out: dict[int, set[str]] = {}
+        for line, kw in self.positions.get(path, ()):
+            out.setdefault(line, set()).add(kw)
+        return out
 
 
 def keyword_hits(repo: RepoView, keywords: Iterable[str], pathspecs: Sequence[str] = ()) -> KeywordHits:
@@ -107,16 +114,29 @@ def keyword_hits(repo: RepoView, keywords: Iterable[str], pathspecs: Sequence[st
     else:
         args = ["-o", "-E", "-i"]
         pattern = f"({alternation})"
-    hits = grep(repo, args, [pattern], pathspecs)
+    cmd = ["grep", "-n", "-z", "-I", "--no-color", *args, "-e", pattern]
+    tree = [repo.head] if repo.ref is not None else []
+    code, out = git.run_bytes(repo.root, [*cmd, *tree, "--", *pathspecs], ok_codes=(0, 1))
+    if code == 1:
+        return result
+    prefix = f"{repo.head}:" if tree else ""
     known = set(kws)
-    for hit in hits:
-        kw = hit.text.lower()
+    counts = result.counts
+    positions = result.positions
+    # Parsed in one regex sweep: the output can hold tens of thousands of matches.
+    for path, line, word in _RECORD.findall(out.decode("utf-8", "replace")):
+        kw = word.lower()
         if kw not in known:
             continue
-        per_file = result.counts.setdefault(hit.path, {})
+        if prefix and path.startswith(prefix):
+            path = path[len(prefix) :]
+        per_file = counts.get(path)
+        if per_file is None:
+            per_file = counts[path] = {}
+            positions[path] = []
         per_file[kw] = per_file.get(kw, 0) + 1
-        result.lines.setdefault(hit.path, {}).setdefault(hit.line, set()).add(kw)
-    for per_file in result.counts.values():
+        positions[path].append((int(line), kw))
+    for per_file in counts.values():
         for kw in per_file:
             result.df[kw] = result.df.get(kw, 0) + 1
     return result
