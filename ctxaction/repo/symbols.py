@@ -138,7 +138,9 @@ def _python_scan(lines: list[str]) -> list[Definition]:
         if v is not None:
             # Module constants and class attributes; assignments inside functions are locals.
             if not stack or stack[-1][2]:
-                out.append(Definition(_group(v, 2), "variable", i + 1, _py_statement_end(lines, i), parent))
+                out.append(
+                    Definition(_group(v, 2), "variable", i + 1, _statement_end(lines, i, ("\\",)), parent)
+                )
             continue
         assert m is not None
         end = _py_block_end(lines, in_string, i, indent)
@@ -190,17 +192,6 @@ def _py_block_end(lines: list[str], in_string: list[bool], i: int, indent: int) 
             break
         end = j + 1
     return end
-
-
-def _py_statement_end(lines: list[str], i: int) -> int:
-    depth = 0
-    for j in range(i, min(len(lines), i + MAX_BRACE_SCAN)):
-        code = _strip_strings(lines[j])
-        depth += code.count("(") + code.count("[") + code.count("{")
-        depth -= code.count(")") + code.count("]") + code.count("}")
-        if depth <= 0 and not lines[j].rstrip().endswith("\\"):
-            return j + 1
-    return i + 1
 
 
 # -- brace languages -----------------------------------------------------------------------
@@ -302,14 +293,14 @@ def _with_leading_annotations(lines: list[str], i: int) -> int:
     return start + 1
 
 
-def _statement_end(lines: list[str], i: int) -> int:
-    """End of a variable/macro statement: brace-balanced, ending at ``;`` or a line without ``\\``."""
+def _statement_end(lines: list[str], i: int, continuations: tuple[str, ...] = ("\\", ",", "=", "(")) -> int:
+    """End of a statement starting at line ``i``: brackets balanced and no continuation at line end."""
     depth = 0
     for j in range(i, min(len(lines), i + MAX_BRACE_SCAN)):
         code = _strip_strings(lines[j])
         depth += code.count("{") + code.count("(") + code.count("[")
         depth -= code.count("}") + code.count(")") + code.count("]")
-        if depth <= 0 and not lines[j].rstrip().endswith(("\\", ",", "=", "(")):
+        if depth <= 0 and not lines[j].rstrip().endswith(continuations):
             return j + 1
     return i + 1
 
