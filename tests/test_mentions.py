@@ -181,3 +181,15 @@ def test_empty_text_names_nothing() -> None:
 def test_comments_add_weaker_mentions() -> None:
     m = extract("Bug", "", extra="It is in `special_handler`.")
     assert 0 < m.identifiers["special_handler"] < 1.0
+
+
+def test_printed_output_lines_are_messages() -> None:
+    body = (
+        "```\n>       assert b'' == b'42'\nE       AssertionError: assert b'' == b'42'\n"
+        "E         Right contains more items, first extra item: 52\nE         - b''\n"
+        "the loader could not find the config file for project\nx = compute(1)\n```\n"
+    )
+    msgs = extract("Confusing message", body).messages
+    assert "Right contains more items, first extra item: 52" in msgs
+    assert "the loader could not find the config file for project" in msgs
+    assert not any("compute" in m for m in msgs)

@@ -23,6 +23,12 @@ _MESSAGE_LINE = re.compile(
     r"error|warning|panic|FATAL|fatal|CRITICAL)(?:\[[\w-]+\])?:\s*(?P<msg>.{6,300}?)\s*$",
     re.M,
 )
+_OUTPUT_LINE = re.compile(
+    r"^\s*E\s{2,}(?!\+|-|\?|assert\b|where\b|and\b)(.{8,200}?)\s*$"
+    r"|^\s*(?:\[\w+\]\s*)?(.{0,80}\b(?:cannot|could not|couldn't|unable to|not allowed|invalid|must be|"
+    r"expected|unexpected|unknown|unsupported|not supported|failed to|no such|not found)\b.{0,120}?)\s*$",
+    re.I,
+)
 _QUOTED = re.compile(r"\"([^\"\n]{10,200})\"|“([^”\n]{10,200})”")
 _PATH = re.compile(r"(?<![\w@])(?:[\w.\-]+/)*[\w\-]+(?:\.[\w\-]+)*\.(?P<ext>[A-Za-z][\w]{0,9})\b")
 _ISSUE_REF = re.compile(r"(?<![\w/&])#(\d{1,7})\b|/(?:issues|pull)/(\d{1,7})\b")
@@ -168,10 +174,16 @@ def messages(segs: Iterable[Segment]) -> list[str]:
         if seg.kind == "prose":
             out.extend(a or b for a, b in _QUOTED.findall(seg.text))
         elif seg.kind == "fence":
-            # Printed output in code blocks (reprs, log lines) quotes what the code formats.
-            for line in seg.text.split("\n"):
-                if not _looks_like_code(line):
-                    out.extend(a or b for a, b in _QUOTED.findall(line))
+            # Printed output in code blocks (reprs, log lines, pytest's "E  " lines) is text the code
+            # formats: quoted parts, and whole lines that read like a complaint.
+            for line in seg.text.split("\n")[:400]:
+                if _looks_like_code(line):
+                    continue
+                out.extend(a or b for a, b in _QUOTED.findall(line))
+                printed = _OUTPUT_LINE.match(line)
+                text = (printed.group(1) or printed.group(2)) if printed else ""
+                if len(text.split()) >= 3:
+                    out.append(text)
         elif seg.kind == "inline" and len(seg.text.split()) >= 3 and not _looks_like_code(seg.text):
             out.append(seg.text)
     return [m for m in dict.fromkeys(x.strip() for x in out) if len(m.split()) >= 2]
