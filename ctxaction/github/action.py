@@ -10,11 +10,9 @@ the job summary, a notice, and exit 0.
 from __future__ import annotations
 
 import os
-import sys
 import traceback
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TextIO
 
 from ctxaction.agents import get_preset
 from ctxaction.config import ConfigError
@@ -31,14 +29,13 @@ from ctxaction.github.deliver import (
     fit_package,
     format_outputs,
     posted_text,
-    quoted_log,
     utf8_len,
-    workflow_command,
     write_artifacts,
 )
 from ctxaction.github.event import REPO_RE, EventError, Request, Skip, TriggerComment, load_event
 from ctxaction.github.fetch import Thread, fetch_thread
 from ctxaction.github.inputs import InputError, Inputs, fail_on_error, read_inputs
+from ctxaction.github.log import Log, quoted_log
 from ctxaction.handoff import (
     compact_comment,
     packaged_sha,
@@ -53,32 +50,7 @@ from ctxaction.secure import redact
 from ctxaction.task import TaskError
 from ctxaction.tokens import TokenizerError
 
-MAX_ANNOTATIONS = 10
 BUILD_ERRORS = (BuildError, BudgetError, ConfigError, RepoError, TaskError, TokenizerError, OSError)
-
-
-class Log:
-    """Workflow-command output; past 10 annotations of a kind (all GitHub shows) plain lines."""
-
-    def __init__(self, stream: TextIO | None = None, *, fail_open: bool = False) -> None:
-        self.stream = stream or sys.stdout
-        self.counts: dict[str, int] = {}
-        # fail-on-error: false — a failure must not turn the step red before the agent runs.
-        self.fail_open = fail_open
-
-    def line(self, text: str) -> None:
-        """A plain log line."""
-        print(text, file=self.stream, flush=True)
-
-    def annotate(self, kind: str, message: str) -> None:
-        """An ``error`` / ``warning`` / ``notice`` annotation, escaped."""
-        if kind == "error" and self.fail_open:
-            kind = "warning"
-        self.counts[kind] = self.counts.get(kind, 0) + 1
-        if self.counts[kind] <= MAX_ANNOTATIONS:
-            self.line(workflow_command(kind, message, title="ctxaction"))
-        else:
-            self.line(f"{kind}: {message}")
 
 
 class ActionRun:
@@ -182,35 +154,16 @@ class ActionRun:
 
     def prepare_git(self, thread: Thread) -> tuple[str | None, str | None]:
         """Deepen a shallow checkout, fetch a PR head as data; returns (ref, rules_ref)."""
-        server = self.env.get("GITHUB_SERVER_URL", "https://github.com")
-        with checkout.credentials(self.workspace, self.inputs.token, server):
-            return self._prepare_git(thread)
-
-    def _prepare_git(self, thread: Thread) -> tuple[str | None, str | None]:
-        root, depth = self.workspace, self.inputs.history_depth
-        if checkout.is_shallow(root):
-            why = checkout.deepen(root, depth)
-            if why is None:
-                self.log.line(f"shallow checkout deepened by {depth} commits")
-            else:
-                self.log.annotate(
-                    "warning",
-                    f"shallow checkout and it could not be deepened ({why}): history signals are off; "
-                    "set `fetch-depth: 0` on actions/checkout",
-                )
-        if thread.task.kind != "pr" or not thread.head_sha:
-            return None, None
-        why = checkout.fetch_pull_head(root, self.request.number, thread.head_sha, max(depth, 1))
-        if why is not None:
-            self.log.annotate(
-                "warning",
-                f"the PR head {thread.head_sha[:12]} could not be fetched ({why}): packaging the "
-                "checked-out commit with the PR's changed files",
+        with checkout.credentials(self.workspace, self.inputs.token, self.env.get("GITHUB_SERVER_URL", "")):
+            return checkout.prepare(
+                self.workspace,
+                self.request.number,
+                thread.head_sha if thread.task.kind == "pr" else "",
+                thread.base_sha,
+                self.inputs.history_depth,
+                info=self.log.line,
+                warn=lambda message: self.log.annotate("warning", message),
             )
-            return None, None
-        # Rule files steer the agent: read them from the base, never from the PR's own changes.
-        base = thread.base_sha if thread.base_sha and checkout.has_commit(root, thread.base_sha) else None
-        return thread.head_sha, base
 
     def build(self, thread: Thread, command: Command) -> Package:
         """Build the package for the thread (PR heads read from objects, never checked out)."""

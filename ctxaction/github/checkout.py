@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import base64
 import os
-from collections.abc import Iterator, MutableMapping
+from collections.abc import Callable, Iterator, MutableMapping
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -45,14 +45,14 @@ def trust_directory(path: Path, env: MutableMapping[str, str]) -> None:
 
 
 @contextmanager
-def credentials(root: Path, token: str, server_url: str) -> Iterator[None]:
+def credentials(root: Path, token: str, server_url: str = "") -> Iterator[None]:
     """Let fetches from ``origin`` on ``server_url`` authenticate with ``token`` meanwhile.
 
     Checkouts with ``persist-credentials: false`` (what zizmor recommends) leave no credentials
     behind; the header goes through the environment only, for the duration of the block, and not
     at all when the checkout did persist one (two Authorization headers are rejected).
     """
-    prefix = server_url.rstrip("/") + "/"
+    prefix = (server_url or "https://github.com").rstrip("/") + "/"
     url = (git.try_run(root, ["remote", "get-url", "origin"]) or "").strip()
     persisted = git.try_run(root, ["config", "--get-regexp", r"^http\..*\.extraheader$"])
     if not token or not url.startswith(prefix) or persisted:
@@ -124,3 +124,40 @@ def fetch_pull_head(root: Path, number: int, sha: str, depth: int) -> str | None
     if not has_commit(root, sha):
         return f"refs/pull/{number}/head no longer reaches {sha[:12]} (the PR was force-pushed)"
     return None
+
+
+def prepare(
+    root: Path,
+    number: int,
+    head_sha: str,
+    base_sha: str,
+    depth: int,
+    *,
+    info: Callable[[str], None],
+    warn: Callable[[str], None],
+) -> tuple[str | None, str | None]:
+    """Deepen a shallow clone, make a PR's head readable; returns (ref, rules_ref) to build with.
+
+    ``head_sha`` is empty for an issue. Rule files steer the agent, so for a PR they are read
+    from the base commit (when present), never from the PR's own changes. Problems are warnings:
+    the package is still built, from what the checkout has.
+    """
+    if is_shallow(root):
+        why = deepen(root, depth)
+        if why is None:
+            info(f"shallow checkout deepened by {depth} commits")
+        else:
+            warn(
+                f"shallow checkout and it could not be deepened ({why}): history signals are off; "
+                "set `fetch-depth: 0` on actions/checkout"
+            )
+    if not head_sha:
+        return None, None
+    why = fetch_pull_head(root, number, head_sha, max(depth, 1))
+    if why is not None:
+        warn(
+            f"the PR head {head_sha[:12]} could not be fetched ({why}): packaging the "
+            "checked-out commit with the PR's changed files"
+        )
+        return None, None
+    return head_sha, base_sha if base_sha and has_commit(root, base_sha) else None

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import re
-import secrets
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import replace
@@ -188,28 +187,6 @@ def fit_package(
     ) + "the rest was cut at a line boundary"
     room = limit - measure(frame("", shortened))
     return frame(hard_cut(text, room, measure, "*(cut here)*"), shortened), True
-
-
-def escape_data(text: str) -> str:
-    """Escape a workflow-command message (``%``, CR, LF)."""
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def escape_property(text: str) -> str:
-    """Escape a workflow-command property value (also ``:`` and ``,``)."""
-    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
-
-
-def workflow_command(name: str, message: str, **properties: str) -> str:
-    """One ``::name props::message`` line with everything escaped."""
-    props = ",".join(f"{k}={escape_property(v)}" for k, v in properties.items() if v)
-    return f"::{name}{' ' + props if props else ''}::{escape_data(message)}"
-
-
-def quoted_log(text: str) -> str:
-    """Untrusted text for the log, with workflow commands inside it switched off."""
-    token = secrets.token_hex(16)
-    return f"::stop-commands::{token}\n{text}\n::{token}::"
 
 
 def format_outputs(values: Mapping[str, str]) -> str:

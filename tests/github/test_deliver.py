@@ -11,16 +11,13 @@ from ctxaction.github.deliver import (
     COMMENT_LIMIT,
     DROPPED,
     code_segments,
-    escape_property,
     fit_package,
     format_outputs,
     hard_cut,
     neutralize,
     open_fence,
     posted_text,
-    quoted_log,
     utf16_len,
-    workflow_command,
     write_artifacts,
 )
 from ctxaction.model import Package, PackedFile, Task
@@ -131,15 +128,6 @@ def test_fit_falls_back_to_a_hard_cut_when_no_file_is_left() -> None:
     assert truncated and utf16_len(text) <= 10_000
     assert text.endswith("Shortened: 1 files were left out and the rest was cut at a line boundary.")
     assert open_fence(text) == "" and "*(cut here)*" in text
-
-
-def test_workflow_commands_are_escaped() -> None:
-    line = workflow_command("warning", "50% done\r\n::error::boom", title="a:b,c")
-    assert line == "::warning title=a%3Ab%2Cc::50%25 done%0D%0A::error::boom"
-    assert escape_property("x\ny") == "x%0Ay"
-    quoted = quoted_log("::error::fake")
-    token = quoted.split("\n")[0].removeprefix("::stop-commands::")
-    assert len(token) == 32 and quoted.endswith(f"::{token}::")
 
 
 def test_outputs_use_random_delimiters() -> None:
