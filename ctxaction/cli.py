@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from ctxaction import __version__
 
 # Order is the order shown in --help.
-COMMANDS: tuple[str, ...] = ("config", "scan", "hook", "action", "mcp")
+COMMANDS: tuple[str, ...] = ("build", "config", "scan", "hook", "action", "mcp")
 
 
 class UsageError(Exception):

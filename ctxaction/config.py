@@ -16,21 +16,14 @@ from typing import Any
 
 import yaml
 
+from ctxaction.rank.scoring import DEFAULT_WEIGHTS
+
 DEFAULT_FILE = "context-packages.yaml"
 LOOKUP = (".github/context-packages.yaml", "context-packages.yaml")
 SECTIONS = ("files", "rules", "history", "reserve")
 BUILTIN = "<built-in defaults>"
 
 KeyPath = tuple[str | int, ...]
-
-# The signal names ctxaction.rank.scoring combines; a weight with another name is a typo.
-DEFAULT_WEIGHTS: dict[str, float] = {
-    "issue_reference": 1.0,
-    "keyword_match": 0.6,
-    "import_distance": 0.3,
-    "test_proximity": 0.2,
-    "change_frequency": 0.15,
-}
 
 
 class ConfigError(Exception):
@@ -39,8 +32,12 @@ class ConfigError(Exception):
     def __init__(self, source: str, key: KeyPath | str, line: int | None, message: str) -> None:
         self.source, self.line = source, line
         self.key = key if isinstance(key, str) else dotted(key)
+        self.message = message
         where = f"{source}:{line}" if line else source
         super().__init__(f"{where}: {self.key}: {message}" if self.key else f"{where}: {message}")
+
+    def __reduce__(self) -> tuple[type[ConfigError], tuple[str, str, int | None, str]]:
+        return (ConfigError, (self.source, self.key, self.line, self.message))
 
 
 def dotted(path: KeyPath) -> str:
@@ -111,7 +108,11 @@ def _describe(spec: Any) -> str:
 
 
 def _plain(
-    node: yaml.Node, path: KeyPath, lines: dict[KeyPath, int], source: str, loader: yaml.SafeLoader,
+    node: yaml.Node,
+    path: KeyPath,
+    lines: dict[KeyPath, int],
+    source: str,
+    loader: yaml.SafeLoader,
 ) -> Any:
     """Node tree → plain values, recording the 1-based line of every key path."""
     lines[path] = node.start_mark.line + 1
@@ -200,8 +201,12 @@ class Origin:
 
 
 def _merge(
-    base: dict[str, Any], over: Mapping[str, Any], origins: dict[KeyPath, Origin],
-    over_lines: Mapping[KeyPath, int], source: str, path: KeyPath = (),
+    base: dict[str, Any],
+    over: Mapping[str, Any],
+    origins: dict[KeyPath, Origin],
+    over_lines: Mapping[KeyPath, int],
+    source: str,
+    path: KeyPath = (),
 ) -> dict[str, Any]:
     out = dict(base)
     for key, value in over.items():
@@ -285,7 +290,9 @@ class Config:
         if name_or_auto != "auto":
             if name_or_auto not in self.profiles:
                 raise ConfigError(
-                    self.source, "profiles", None,
+                    self.source,
+                    "profiles",
+                    None,
                     f"no profile {name_or_auto!r}; known: {', '.join(self.profiles)}, auto",
                 )
             return self.profiles[name_or_auto]
@@ -348,7 +355,10 @@ def config_from_text(text: str | None, source: str | None) -> Config:
 
 
 def _inherit(
-    user: dict[str, Any], base: Mapping[str, Any], lines: Mapping[KeyPath, int], source: str,
+    user: dict[str, Any],
+    base: Mapping[str, Any],
+    lines: Mapping[KeyPath, int],
+    source: str,
 ) -> dict[str, Any]:
     """Start each new user profile from the profile it extends (default: default_profile)."""
     profiles = user.get("profiles")
@@ -364,8 +374,12 @@ def _inherit(
         if parent not in base["profiles"]:
             extends_line = lines.get(("profiles", name, "extends"), lines.get(("profiles", name)))
             hint = "a built-in profile" if parent in known else "an existing profile"
-            raise ConfigError(source, ("profiles", name, "extends"), extends_line,
-                              f"{parent!r} is not {hint}; known: {', '.join(base['profiles'])}")
+            raise ConfigError(
+                source,
+                ("profiles", name, "extends"),
+                extends_line,
+                f"{parent!r} is not {hint}; known: {', '.join(base['profiles'])}",
+            )
         merged[name] = _merge(base["profiles"][parent], body, {}, {}, source)
     return {**user, "profiles": merged}
 
@@ -379,8 +393,9 @@ def _build(data: Mapping[str, Any], origins: Mapping[KeyPath, Origin], fallback:
     for name, body in data["profiles"].items():
         profiles[name] = _profile(name, body, fail)
     if data["default_profile"] not in profiles:
-        raise fail(("default_profile",), f"no profile {data['default_profile']!r}; "
-                   f"known: {', '.join(profiles)}")
+        raise fail(
+            ("default_profile",), f"no profile {data['default_profile']!r}; known: {', '.join(profiles)}"
+        )
     if data["version"] != 1:
         raise fail(("version",), "only version 1 is supported")
     from ctxaction.agents import AGENT_NAMES  # agents builds on this module's types
@@ -397,9 +412,17 @@ def _build(data: Mapping[str, Any], origins: Mapping[KeyPath, Origin], fallback:
         nested_rules=data["rules"]["nested"],
         skills=tuple(data["rules"]["skills"]),
         profiles=profiles,
-        data=dict(data),
+        data=_with_scoring(data, profiles),
         agent=data["agent"],
     )
+
+
+def _with_scoring(data: Mapping[str, Any], profiles: Mapping[str, Profile]) -> dict[str, Any]:
+    """The merged data with each profile's full weight table, as ``config show`` prints it."""
+    shown = {
+        name: {**body, "scoring": dict(profiles[name].scoring)} for name, body in data["profiles"].items()
+    }
+    return {**data, "profiles": shown}
 
 
 def _profile(name: str, body: Mapping[str, Any], fail: Any) -> Profile:
@@ -417,8 +440,10 @@ def _profile(name: str, body: Mapping[str, Any], fail: Any) -> Profile:
         raise fail((*here, "budget", "shares"), "shares cannot be negative")
     if abs(sum(shares.values()) - 1.0) > 1e-6:
         listed = ", ".join(f"{k} {v:g}" for k, v in shares.items())
-        raise fail((*here, "budget", "shares"),
-                   f"shares must add up to 1 (they add up to {sum(shares.values()):g}: {listed})")
+        raise fail(
+            (*here, "budget", "shares"),
+            f"shares must add up to 1 (they add up to {sum(shares.values()):g}: {listed})",
+        )
     if body["min_files"] < 0 or body["max_files"] < 1 or body["min_files"] > body["max_files"]:
         raise fail((*here, "min_files"), "need 0 <= min_files <= max_files and max_files >= 1")
     for key in ("history_days", "context_lines"):

@@ -4,12 +4,12 @@ A candidate is excluded (and listed with the reason) when its path is sensitive 
 patterns, the config's ``sensitive_paths``, ``.contextignore``, ``--exclude``), when the
 inventory marks it binary / LFS pointer / minified / generated / vendored / lockfile / symlink
 leaving the repo, when it is too big, unreadable, or a dump of personal data. What is kept is
-read once and redacted: secrets become ``[REDACTED:rule-id]`` with the line count unchanged.
+redacted before it is rendered: secrets become ``[REDACTED:rule-id]``, the line count unchanged.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 import pathspec
@@ -39,10 +39,17 @@ class Filtered:
 
 
 class Redactor:
-    """Redacts texts and keeps count of what it replaced (rule ids only, never the secrets)."""
+    """Redacts texts and keeps count of what it replaced (counts only, never the secrets)."""
 
     def __init__(self) -> None:
         self.counts: dict[str, int] = {}
+        self._lines: dict[str, list[str]] = {}
+
+    def lines(self, path: str, lines: Sequence[str]) -> list[str]:
+        """A file's lines with secrets redacted (computed once per path; line count unchanged)."""
+        if path not in self._lines:
+            self._lines[path] = split_lines(self("".join(f"{line}\n" for line in lines), path))
+        return self._lines[path]
 
     def __call__(self, text: str, path: str = "") -> str:
         """``text`` with secrets replaced; ``path`` labels where the findings were."""
@@ -52,9 +59,13 @@ class Redactor:
             self.counts[where] = self.counts.get(where, 0) + len(findings)
         return clean
 
-    def warnings(self) -> list[str]:
-        """One line per place that held secrets."""
-        return [f"{n} secret(s) redacted in {where}" for where, n in sorted(self.counts.items())]
+    def warnings(self, places: Collection[str] | None = None) -> list[str]:
+        """One line per place (all, or those in ``places``) that held secrets."""
+        return [
+            f"{n} secret(s) redacted in {where}"
+            for where, n in sorted(self.counts.items())
+            if places is None or where in places
+        ]
 
 
 class PathFilter:
@@ -81,8 +92,12 @@ class PathFilter:
         return None
 
 
-def read_clean(repo: RepoView, path: str, redactor: Redactor) -> tuple[list[str] | None, str | None]:
-    """(redacted lines, None) for a readable text file, else (None, why it cannot be packed)."""
+def read_checked(repo: RepoView, path: str) -> tuple[list[str] | None, str | None]:
+    """(lines, None) for a readable text file, else (None, why it cannot be packed).
+
+    The lines are not redacted yet: scanning is the costly part, so only what gets packed is
+    redacted (:meth:`Redactor.lines`), and the package is rendered from those lines only.
+    """
     text = repo.read_text(path)
     if text is None:
         return None, "binary or unreadable"
@@ -91,13 +106,16 @@ def read_clean(repo: RepoView, path: str, redactor: Redactor) -> tuple[list[str]
     personal = bulk_personal_data(text, path)
     if personal:
         return None, personal
-    return split_lines(redactor(text, path)), None
+    return split_lines(text), None
 
 
 def filter_candidates(
-    candidates: Sequence[Candidate], repo: RepoView, paths: PathFilter, redactor: Redactor, limit: int,
+    candidates: Sequence[Candidate],
+    repo: RepoView,
+    paths: PathFilter,
+    limit: int,
 ) -> Filtered:
-    """Phase 3 over ranked candidates: the first ``limit`` that pass, read and redacted.
+    """Phase 3 over ranked candidates: the first ``limit`` that pass, with their lines.
 
     Excluded entries are reported only for candidates (files the ranking proposed), so the list
     says what the package would have held, not every secret file of the repository.
@@ -109,7 +127,7 @@ def filter_candidates(
         reason = paths.reason(candidate.path)
         lines: list[str] | None = None
         if reason is None:
-            lines, reason = read_clean(repo, candidate.path, redactor)
+            lines, reason = read_checked(repo, candidate.path)
         if reason is not None or lines is None:
             out.excluded.append(Excluded(candidate.path, reason or "unreadable"))
             continue

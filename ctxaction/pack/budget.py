@@ -1,12 +1,15 @@
 """Files into a token budget: every line gets a relevance, the most relevant lines go in first.
 
 A line's relevance is its file's score times how close it sits to what the signals point at
-(focus spans, with context that fades with distance; signatures keep a little value; the rest
-of a file a little less). Before that fill, each of the top files gets a *core* slice (its most
-important span, or its outline) so that a high-scoring big file is never dropped whole while
-low-scoring small files get in, and breadth survives a single huge definition. A file whose
-every line made it is packed whole; one holding only signatures is an outline; the rest are
-excerpts with "lines A–B omitted" markers. Pure: costs come from a :class:`Measure`.
+(focus spans, with context that fades with distance; the rest of a file a little). Before that
+fill, each of the top files gets a *core* slice (its most important span, or its outline) so that
+a high-scoring big file is never dropped whole while low-scoring small files get in, and breadth
+survives a single huge definition. A file whose every line made it is packed whole; one holding
+only signatures is an outline; the rest are excerpts with "lines A–B omitted" markers.
+
+Pure: token costs come from a :class:`Measure` (the renderer's), estimated per line from exact
+counts of 16-line blocks; the pipeline renders, counts exactly and adjusts. A :class:`Packer`
+computes relevance, costs and order once and can be asked for several budgets.
 """
 
 from __future__ import annotations
@@ -25,19 +28,27 @@ CORE_LINES = 30
 CORE_CONTEXT = 2
 # Relevance outside focus spans: fades by half every `2 * context` lines past the context.
 CONTEXT_KEEP = 0.9
-SIGNATURE_RELEVANCE = 0.25
-BASE_RELEVANCE = 0.08
+SIGNATURE_RELEVANCE = 0.05
+BASE_RELEVANCE = 0.04
+# The best files are packed whole when the rest of each costs at most this share of the files
+# budget (whole is worth it: the fix is often outside the lines the signals point at).
+WHOLE_SHARES = (0.5, 0.3, 0.2)
+# Damping of score ratios between files (1 = proportional to score).
+SCORE_EXPONENT = 1.0
 # Files longer than this are only ever excerpted (no base relevance for their other lines).
 WHOLE_FILE_MAX_LINES = 3000
 # Gaps up to this many lines are filled when that costs no more than their marker.
 GAP_FILL = 3
+MAX_REASONS = 3
+REASON_CHARS = 120
+_BLOCK = 16
 
 
 class Measure(Protocol):
     """Token costs of packaged pieces in the output format (supplied by the renderer)."""
 
-    def line_cost(self, line: str) -> int:
-        """Tokens one line (with its newline) adds to a file block."""
+    def text_cost(self, text: str) -> int:
+        """Tokens ``text`` (whole lines with their newlines) adds inside a file block."""
         ...
 
     def marker_cost(self) -> int:
@@ -59,7 +70,7 @@ class BudgetError(ValueError):
 
 @dataclass(frozen=True)
 class FileSource:
-    """A candidate with its (already redacted) lines; ``pinned`` lines must go in."""
+    """A candidate with its lines; ``pinned`` lines must go in."""
 
     candidate: Candidate
     lines: Sequence[str]
@@ -72,25 +83,7 @@ class Packing:
 
     files: list[PackedFile] = field(default_factory=list)
     omitted: list[OmittedFile] = field(default_factory=list)
-    used: int = 0
-
-
-@dataclass
-class _Plan:
-    """One file's relevance per line and its running selection."""
-
-    source: FileSource
-    rank: int
-    relevance: list[float]
-    signatures: frozenset[int]
-    core: list[int]
-    chosen: set[int] = field(default_factory=set)
-    cost: int = 0
-    runs: int = 0
-
-    @property
-    def n(self) -> int:
-        return len(self.source.lines)
+    used: float = 0.0
 
 
 def relevance(source: FileSource, context: int) -> tuple[list[float], frozenset[int]]:
@@ -109,8 +102,7 @@ def relevance(source: FileSource, context: int) -> tuple[list[float], frozenset[
         weight = max(0.0, min(1.0, focus.weight))
         for i in range(start - 1, end):
             rel[i] = max(rel[i], weight)
-        reach = context + 8 * fade
-        for d in range(1, reach + 1):
+        for d in range(1, context + 8 * fade + 1):
             value = weight * CONTEXT_KEEP * (1.0 if d <= context else 0.5 ** ((d - context) / fade))
             if value <= base:
                 break
@@ -118,6 +110,32 @@ def relevance(source: FileSource, context: int) -> tuple[list[float], frozenset[
                 if 0 <= i < n and rel[i] < value:
                     rel[i] = value
     return rel, signatures
+
+
+def anchor_distance(n: int, starts: Sequence[int]) -> list[int]:
+    """Per line (index 0 = line 1), the distance to the nearest focus start (line number if none)."""
+    if not starts:
+        return list(range(1, n + 1))
+    marks = sorted({s for s in starts if 1 <= s <= n}) or [1]
+    out = [n] * n
+    j = 0
+    for i in range(n):
+        while j + 1 < len(marks) and abs(marks[j + 1] - (i + 1)) <= abs(marks[j] - (i + 1)):
+            j += 1
+        out[i] = abs(marks[j] - (i + 1))
+    return out
+
+
+def file_weight(score: float, top: float) -> float:
+    """How much a file's lines are worth next to the best file's: a damped score ratio, so the
+    runners-up still get their focus lines when the best file scores far ahead."""
+    if top <= 0:
+        return 1.0
+    return max(score, 0.0) / top if SCORE_EXPONENT == 1 else (max(score, 0.0) / top) ** SCORE_EXPONENT
+
+
+def _anchors(plan: _Plan) -> list[int]:
+    return anchor_distance(plan.n, [f.start for f in plan.source.candidate.focus])
 
 
 def core_lines(source: FileSource, signatures: frozenset[int]) -> list[int]:
@@ -134,125 +152,205 @@ def core_lines(source: FileSource, signatures: frozenset[int]) -> list[int]:
     return list(range(1, min(n, CORE_LINES // 2) + 1))
 
 
-def _plan(sources: Sequence[FileSource], context: int) -> list[_Plan]:
-    plans = []
-    for rank, source in enumerate(sources):
-        rel, signatures = relevance(source, context)
-        plans.append(_Plan(source, rank, rel, signatures, core_lines(source, signatures)))
-    return plans
+@dataclass
+class _Plan:
+    """One file: relevance per line, its core slice, cost estimates and the running selection."""
+
+    source: FileSource
+    rank: int
+    relevance: list[float]
+    signatures: frozenset[int]
+    core: list[int]
+    costs: list[float | None]
+    chosen: set[int] = field(default_factory=set)
+    cost: float = 0.0
+
+    @property
+    def n(self) -> int:
+        return len(self.source.lines)
 
 
-class _Selector:
-    """Greedy selection with running (estimated) costs per file."""
+class Packer:
+    """Packs one set of sources (score order, best first) into any number of budgets."""
 
-    def __init__(self, plans: list[_Plan], measure: Measure, limit: int, max_files: int) -> None:
-        self.plans, self.measure, self.limit, self.max_files = plans, measure, limit, max_files
-        self.used = 0
-        self.files = 0
-        self._line_costs: dict[tuple[int, int], int] = {}
+    def __init__(
+        self,
+        sources: Sequence[FileSource],
+        measure: Measure,
+        *,
+        max_files: int,
+        min_files: int,
+        context: int,
+    ) -> None:
+        self.measure, self.max_files, self.min_files = measure, max_files, min_files
+        self.plans: list[_Plan] = []
+        for rank, source in enumerate(sources):
+            rel, signatures = relevance(source, context)
+            core = core_lines(source, signatures)
+            self.plans.append(_Plan(source, rank, rel, signatures, core, [None] * len(source.lines)))
         self._marker = measure.marker_cost()
         self._range = measure.range_cost()
+        self._overheads: dict[int, int] = {}
+        top = max((s.candidate.score for s in sources), default=0.0)
+        weights = [file_weight(s.candidate.score, top) for s in sources]
+        self._order = sorted(
+            (-weights[plan.rank] * rel, plan.rank, dist, number)
+            for plan in self.plans
+            for number, (rel, dist) in enumerate(zip(plan.relevance, _anchors(plan), strict=True), start=1)
+            if rel > 0
+        )
+        self.used = 0.0
+        self.limit = 0
+        self.files = 0
 
-    def line_cost(self, plan: _Plan, number: int) -> int:
-        key = (plan.rank, number)
-        if key not in self._line_costs:
-            self._line_costs[key] = self.measure.line_cost(plan.source.lines[number - 1])
-        return self._line_costs[key]
+    # -- costs -------------------------------------------------------------------------------
 
-    def _step(self, plan: _Plan, chosen: set[int], number: int) -> tuple[int, int]:
-        """(tokens, omitted-run change) of adding ``number`` to ``chosen``."""
+    def line_cost(self, plan: _Plan, number: int) -> float:
+        """Estimated tokens of one line: its block's exact count, shared by characters."""
+        cost = plan.costs[number - 1]
+        if cost is None:
+            first = (number - 1) // _BLOCK * _BLOCK
+            block = plan.source.lines[first : first + _BLOCK]
+            tokens = self.measure.text_cost("".join(f"{line}\n" for line in block))
+            chars = sum(len(line) + 1 for line in block)
+            for i, line in enumerate(block):
+                plan.costs[first + i] = tokens * (len(line) + 1) / chars
+            cost = plan.costs[number - 1]
+        assert cost is not None
+        return cost
+
+    def _overhead(self, plan: _Plan) -> int:
+        if plan.rank not in self._overheads:
+            self._overheads[plan.rank] = self.measure.file_overhead(plan.source.candidate)
+        return self._overheads[plan.rank]
+
+    def _step(self, plan: _Plan, chosen: set[int], number: int) -> float:
+        """Tokens of adding ``number`` to ``chosen``: the line, markers and ranges it adds or joins."""
         before = number > 1 and number - 1 in chosen
         after = number < plan.n and number + 1 in chosen
         cost = self.line_cost(plan, number)
         if not chosen:
             runs = int(number > 1) + int(number < plan.n)
-            return cost + self.measure.file_overhead(plan.source.candidate) + runs * self._marker, runs
-        left = number > 1 and not before
-        right = number < plan.n and not after
-        runs = int(left) + int(right) - 1
+            return cost + self._overhead(plan) + runs * self._marker
+        runs = int(number > 1 and not before) + int(number < plan.n and not after) - 1
         ranges = 1 - int(before) - int(after)
-        return cost + runs * self._marker + ranges * self._range, runs
+        return cost + runs * self._marker + ranges * self._range
 
-    def take(self, plan: _Plan, numbers: Sequence[int], limit: int | None = None) -> bool:
+    def take(self, plan: _Plan, numbers: Sequence[int], limit: float | None = None) -> bool:
         """Add ``numbers`` (all or none) when they fit under ``limit`` (default: the budget)."""
         new = sorted({k for k in numbers if k not in plan.chosen and 1 <= k <= plan.n})
         if not new:
             return True
         if not plan.chosen and self.files >= self.max_files:
             return False
-        chosen = set(plan.chosen)
-        extra = runs = 0
-        for number in new:
-            tokens, delta = self._step(plan, chosen, number)
-            chosen.add(number)
-            extra, runs = extra + tokens, runs + delta
+        if len(new) == 1:
+            extra = self._step(plan, plan.chosen, new[0])
+            chosen = plan.chosen
+        else:
+            chosen = set(plan.chosen)
+            extra = 0.0
+            for number in new:
+                extra += self._step(plan, chosen, number)
+                chosen.add(number)
         if self.used + extra > (self.limit if limit is None else limit):
             return False
         if not plan.chosen:
             self.files += 1
+        chosen.update(new)
         plan.chosen = chosen
-        plan.runs += runs
         plan.cost += extra
         self.used += extra
         return True
 
+    # -- packing ------------------------------------------------------------------------------
+
+    def pack(self, tokens: int) -> Packing:
+        """Choose which lines of which files fill ``tokens``.
+
+        Raises BudgetError when the pinned lines (required files) alone do not fit.
+        """
+        self.used, self.limit, self.files = 0.0, tokens, 0
+        for plan in self.plans:
+            plan.chosen, plan.cost = set(), 0.0
+        for plan in self.plans:
+            for start, end in plan.source.pinned:
+                if not self.take(plan, range(start, min(end, plan.n) + 1)):
+                    raise BudgetError(
+                        f"required file {plan.source.candidate.path} (lines {start}–{end}) does not fit in "
+                        f"the {tokens} tokens left for files; raise the budget or lower its max_lines"
+                    )
+        core_limit = tokens * CORE_SHARE
+        for plan in self.plans:
+            limit = tokens if plan.rank < self.min_files else core_limit
+            if not self.take(plan, plan.core, limit):
+                self.take(
+                    plan, sorted(plan.signatures)[: CORE_LINES // 2] or plan.core[: CORE_LINES // 3], limit
+                )
+        for plan, share in zip(self.plans, WHOLE_SHARES, strict=False):
+            if plan.n <= WHOLE_FILE_MAX_LINES:
+                self.take(plan, range(1, plan.n + 1), min(self.limit, self.used + tokens * share))
+        for _, rank, _, number in self._order:
+            plan = self.plans[rank]
+            if plan.chosen or self.files < self.max_files:
+                self.take(plan, [number])
+        for plan in self.plans:
+            self._fill_gaps(plan)
+        return self._result()
+
+    def _fill_gaps(self, plan: _Plan) -> None:
+        """Fill short omitted runs when their lines cost no more than the marker replacing them.
+
+        Outlines stay pure signatures.
+        """
+        if not plan.chosen or plan.chosen <= plan.signatures:
+            return
+        for start, end in excerpt.gaps(excerpt.to_ranges(plan.chosen), plan.n):
+            if end - start + 1 <= GAP_FILL and (
+                sum(self.line_cost(plan, k) for k in range(start, end + 1)) <= self._marker
+            ):
+                self.take(plan, range(start, end + 1))
+
+    def _result(self) -> Packing:
+        packing = Packing(used=self.used)
+        for plan in self.plans:
+            candidate = plan.source.candidate
+            if not plan.chosen:
+                reason = "max_files reached" if self.files >= self.max_files else "did not fit the budget"
+                packing.omitted.append(OmittedFile(candidate.path, candidate.score, 0, reason))
+                continue
+            ranges = excerpt.to_ranges(plan.chosen)
+            mode = mode_of(plan.chosen, plan.n, plan.signatures)
+            packing.files.append(
+                PackedFile(
+                    path=candidate.path,
+                    mode=mode,
+                    ranges=[(1, plan.n)] if mode == "full" else ranges,
+                    text=excerpt.render(plan.source.lines, ranges),
+                    tokens=round(plan.cost),
+                    score=candidate.score,
+                    reasons=packaged_reasons(candidate.reasons),
+                    line_count=plan.n,
+                )
+            )
+        return packing
+
+
+def packaged_reasons(reasons: Sequence[str]) -> list[str]:
+    """The first few reasons, each cut short: the package says why, ``explain`` says everything."""
+    return [r if len(r) <= REASON_CHARS else r[: REASON_CHARS - 1] + "…" for r in reasons[:MAX_REASONS]]
+
 
 def pack_files(
-    sources: Sequence[FileSource], tokens: int, measure: Measure, *,
-    max_files: int, min_files: int, context: int,
+    sources: Sequence[FileSource],
+    tokens: int,
+    measure: Measure,
+    *,
+    max_files: int,
+    min_files: int,
+    context: int,
 ) -> Packing:
-    """Choose which lines of which files fill ``tokens`` (sources in score order, best first).
-
-    Raises BudgetError when the pinned lines (required files) alone do not fit.
-    """
-    plans = _plan(sources, context)
-    sel = _Selector(plans, measure, tokens, max_files)
-    for plan in plans:
-        for start, end in plan.source.pinned:
-            if not sel.take(plan, range(start, min(end, plan.n) + 1)):
-                raise BudgetError(
-                    f"required file {plan.source.candidate.path} (lines {start}–{end}) does not fit in "
-                    f"the {tokens} tokens left for files; raise the budget or lower its max_lines"
-                )
-    core_limit = max(int(tokens * CORE_SHARE), 0)
-    for plan in plans:
-        limit = tokens if plan.rank < min_files else core_limit
-        if not sel.take(plan, plan.core, limit):
-            sel.take(plan, sorted(plan.signatures)[: CORE_LINES // 2] or plan.core[:CORE_LINES // 3], limit)
-    order = sorted(
-        (-plan.source.candidate.score * rel, plan.rank, _distance(plan, number), number)
-        for plan in plans
-        for number, rel in enumerate(plan.relevance, start=1)
-        if rel > 0 and number not in plan.chosen
-    )
-    for _, rank, _, number in order:
-        plan = plans[rank]
-        if plan.chosen or sel.files < max_files:
-            sel.take(plan, [number])
-    for plan in plans:
-        _fill_gaps(sel, plan)
-    return _result(plans, sel)
-
-
-def _distance(plan: _Plan, number: int) -> int:
-    """Lines from the nearest focus start: ties in relevance fill outward from the anchor."""
-    starts = [f.start for f in plan.source.candidate.focus]
-    return min((abs(number - s) for s in starts), default=number)
-
-
-def _fill_gaps(sel: _Selector, plan: _Plan) -> None:
-    """Fill short omitted runs when their lines cost no more than the marker that replaces them.
-
-    Outlines stay pure signatures.
-    """
-    if not plan.chosen or plan.chosen <= plan.signatures:
-        return
-    for start, end in excerpt.gaps(excerpt.to_ranges(plan.chosen), plan.n):
-        if end - start + 1 > GAP_FILL:
-            continue
-        cost = sum(sel.line_cost(plan, k) for k in range(start, end + 1))
-        if cost <= sel.measure.marker_cost():
-            sel.take(plan, range(start, end + 1))
+    """One-shot :class:`Packer` run (sources in score order, best first)."""
+    return Packer(sources, measure, max_files=max_files, min_files=min_files, context=context).pack(tokens)
 
 
 def mode_of(chosen: set[int], n: int, signatures: frozenset[int]) -> FileMode:
@@ -262,28 +360,3 @@ def mode_of(chosen: set[int], n: int, signatures: frozenset[int]) -> FileMode:
     if chosen <= signatures:
         return "outline"
     return "excerpt"
-
-
-def _result(plans: list[_Plan], sel: _Selector) -> Packing:
-    packing = Packing(used=sel.used)
-    for plan in plans:
-        candidate = plan.source.candidate
-        if not plan.chosen:
-            reason = "max_files reached" if sel.files >= sel.max_files else "did not fit the budget"
-            packing.omitted.append(OmittedFile(candidate.path, candidate.score, 0, reason))
-            continue
-        ranges = excerpt.to_ranges(plan.chosen)
-        mode = mode_of(plan.chosen, plan.n, plan.signatures)
-        packing.files.append(
-            PackedFile(
-                path=candidate.path,
-                mode=mode,
-                ranges=[(1, plan.n)] if mode == "full" else ranges,
-                text=excerpt.render(plan.source.lines, ranges),
-                tokens=plan.cost,
-                score=candidate.score,
-                reasons=list(candidate.reasons),
-                line_count=plan.n,
-            )
-        )
-    return packing

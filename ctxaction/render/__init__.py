@@ -102,8 +102,14 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.filters.update(
-        fence=fence, inline=inline, language=language, range_list=range_list, mode_label=mode_label,
-        task_label=task_label, ends_with_newline=_ends_with_newline, xml_text=xml_text,
+        fence=fence,
+        inline=inline,
+        language=language,
+        range_list=range_list,
+        mode_label=mode_label,
+        task_label=task_label,
+        ends_with_newline=_ends_with_newline,
+        xml_text=xml_text,
     )
     env.globals["framing"] = FRAMING
     return env
@@ -126,7 +132,7 @@ class FormatMeasure:
         if fmt not in FORMATS:
             raise ValueError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
         self.fmt, self.counter = fmt, counter
-        self._marker = self.line_cost(excerpt.marker(1000, 1999))
+        self._marker = self.text_cost(excerpt.marker(1000, 1999) + "\n")
         listed = {"markdown": "", "xml": ",1000-1999", "json": ",[1000,1999]"}[fmt]
         self._range = counter.count(listed)
 
@@ -135,9 +141,9 @@ class FormatMeasure:
             return json.dumps(text, ensure_ascii=False)[1:-1]
         return str(xml_text(text)) if self.fmt == "xml" else text
 
-    def line_cost(self, line: str) -> int:
-        """Tokens of one line and its newline, escaped as the format escapes it."""
-        return self.counter.count(self._escape(f"{line}\n"))
+    def text_cost(self, text: str) -> int:
+        """Tokens of whole lines (with newlines), escaped as the format escapes them."""
+        return self.counter.count(self._escape(text))
 
     def marker_cost(self) -> int:
         """Tokens of one omission marker line."""
@@ -149,8 +155,16 @@ class FormatMeasure:
 
     def file_overhead(self, candidate: Candidate) -> int:
         """Tokens of a file block without its text (heading, reasons, fences or tags)."""
-        empty = PackedFile(candidate.path, "excerpt", [(1000, 1999)], "", 0, candidate.score,
-                           list(candidate.reasons), line_count=9999)
+        empty = PackedFile(
+            candidate.path,
+            "excerpt",
+            [(1000, 1999)],
+            "",
+            0,
+            candidate.score,
+            list(candidate.reasons),
+            line_count=9999,
+        )
         return self.counter.count(self.file_block(empty))
 
     def file_block(self, packed: PackedFile) -> str:

@@ -83,12 +83,19 @@ def test_max_files_and_omitted_names(measure: FormatMeasure) -> None:
 def test_pinned_lines_go_first_or_fail_clearly(measure: FormatMeasure) -> None:
     readme = [f"Readme line {i} with some words in it" for i in range(200)]
     pinned = FileSource(Candidate("README.md", score=2.0, required=True), readme, pinned=((1, 20),))
-    packing = pack_files([pinned, source("a.py", py_file("a", 5), 1.0)], 800, measure,
-                         max_files=5, min_files=1, context=3)
+    packing = pack_files(
+        [pinned, source("a.py", py_file("a", 5), 1.0)], 800, measure, max_files=5, min_files=1, context=3
+    )
     assert packing.files[0].ranges[0][0] == 1 and packing.files[0].ranges[0][1] >= 20
     with pytest.raises(BudgetError, match=r"README\.md"):
-        pack_files([FileSource(pinned.candidate, readme, pinned=((1, 200),))], 300, measure,
-                   max_files=5, min_files=1, context=3)
+        pack_files(
+            [FileSource(pinned.candidate, readme, pinned=((1, 200),))],
+            300,
+            measure,
+            max_files=5,
+            min_files=1,
+            context=3,
+        )
 
 
 def test_zero_budget_packs_nothing(measure: FormatMeasure) -> None:

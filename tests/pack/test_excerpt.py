@@ -64,7 +64,13 @@ def test_render_marks_every_omitted_run() -> None:
     lines = [f"line {i}" for i in range(1, 11)]
     text = render(lines, [(3, 4), (8, 8)])
     assert text.split("\n") == [
-        marker(1, 2), "line 3", "line 4", marker(5, 7), "line 8", marker(9, 10), "",
+        marker(1, 2),
+        "line 3",
+        "line 4",
+        marker(5, 7),
+        "line 8",
+        marker(9, 10),
+        "",
     ]
     assert marker(5, 5) == "… line 5 omitted …"
     assert render(lines, [(1, 10)]) == "".join(f"{x}\n" for x in lines)
@@ -73,16 +79,31 @@ def test_render_marks_every_omitted_run() -> None:
 def test_outline_finds_python_signatures() -> None:
     lines = excerpt.split_lines(PY)
     assert [lines[n - 1].strip() for n in outline(lines, "mod.py")] == [
-        "class Session:", "def open(self, path: str) -> None:", "async def main() -> int:",
+        "class Session:",
+        "def open(self, path: str) -> None:",
+        "async def main() -> int:",
     ]
 
 
 def test_outline_other_languages_skips_control_flow() -> None:
-    go = ["package main", "", "func (s *Server) Handle(w http.ResponseWriter) {", "\tif x {", "\t}", "}",
-          "type Config struct {", "}"]
+    go = [
+        "package main",
+        "",
+        "func (s *Server) Handle(w http.ResponseWriter) {",
+        "\tif x {",
+        "\t}",
+        "}",
+        "type Config struct {",
+        "}",
+    ]
     assert outline(go, "main.go") == [3, 7]
-    js = ["export async function login(user) {", "  return fetch(url);", "}",
-          "const handler = async (req) => {", "class Store extends Base {"]
+    js = [
+        "export async function login(user) {",
+        "  return fetch(url);",
+        "}",
+        "const handler = async (req) => {",
+        "class Store extends Base {",
+    ]
     assert outline(js, "a.js") == [1, 4, 5]
     rust = ["pub fn parse(input: &str) -> Result<()> {", "impl Parser {", "    return x;"]
     assert outline(rust, "lib.rs") == [1, 2]

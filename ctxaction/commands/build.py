@@ -1,0 +1,173 @@
+"""``ctxaction build`` (the package) and ``ctxaction explain`` (the candidate table behind it)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from ctxaction.cli import UsageError
+from ctxaction.model import Task
+from ctxaction.render import FORMATS
+
+SAMPLE = "sample-issue.txt"
+
+
+def register(subparsers: Any) -> None:
+    """Add ``build`` and ``explain``."""
+    build = subparsers.add_parser("build", help="build the context package for an issue or PR")
+    _common(build)
+    build.add_argument(
+        "--format", choices=FORMATS, default="markdown", help="output format (default markdown)"
+    )
+    build.add_argument("--output", "-o", type=Path, help="write here (atomically) instead of stdout")
+    build.set_defaults(func=run_build)
+    explain = subparsers.add_parser("explain", help="show every candidate's score, signals and decision")
+    _common(explain)
+    explain.add_argument("--limit", type=int, default=40, help="rows to show (default 40)")
+    explain.add_argument("--format", choices=FORMATS, default="markdown", help=argparse.SUPPRESS)
+    explain.set_defaults(func=run_explain)
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--repo", type=Path, default=Path("."), help="git work tree to pack (default .)")
+    source = p.add_mutually_exclusive_group()
+    source.add_argument("--issue-file", type=Path, help="issue as text: title line, blank line, body")
+    source.add_argument("--issue-json", type=Path, help="GitHub issue/PR object as JSON (comments optional)")
+    source.add_argument("--issue", type=int, metavar="N", help="fetch issue N from GitHub (needs a token)")
+    source.add_argument(
+        "--pr", type=int, metavar="N", help="fetch pull request N from GitHub (needs a token)"
+    )
+    source.add_argument("--sample", action="store_true", help="use the sample issue shipped with ctxaction")
+    p.add_argument(
+        "--github-repo", metavar="OWNER/NAME", help="repository for --issue/--pr (default: origin)"
+    )
+    p.add_argument("--token", help="GitHub token for --issue/--pr (default: $GITHUB_TOKEN / $GH_TOKEN)")
+    p.add_argument(
+        "--task",
+        default="auto",
+        metavar="PROFILE",
+        help="profile: bugfix, feature, another from the config, or auto (from labels; default)",
+    )
+    p.add_argument("--budget", type=int, help="token budget (default: the profile's)")
+    p.add_argument("--config", type=Path, help="config file (default: looked up in the repo)")
+    tok = p.add_mutually_exclusive_group()
+    tok.add_argument("--encoding", help="tiktoken encoding (default: the config's, o200k_base)")
+    tok.add_argument("--model", help="count tokens for this model (gpt-4o, …)")
+    p.add_argument(
+        "--allow-estimate",
+        action="store_true",
+        help="count tokens approximately when the tokenizer ranks are unavailable",
+    )
+    p.add_argument(
+        "--include", action="append", default=[], metavar="GLOB", help="always consider these files"
+    )
+    p.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="never pack these files")
+    p.add_argument("--ref", help="pack this commit (read from git objects, never checked out)")
+    p.add_argument("--rules-ref", help="read rule files from this commit (e.g. a PR's base)")
+    p.add_argument("--history-depth", type=int, metavar="N", help="read at most the last N thread comments")
+    p.add_argument("--agent", help="agent preset: generic, claude, codex, gemini, copilot")
+
+
+def read_task(args: argparse.Namespace) -> Task:
+    """The task from whichever source the arguments name (stdin when none)."""
+    from ctxaction.task import parse_issue_text, read_issue_file, read_issue_json, read_stdin
+
+    if args.sample:
+        return parse_issue_text((resources.files("ctxaction") / "defaults" / SAMPLE).read_text("utf-8"))
+    if args.issue_file:
+        return read_issue_file(args.issue_file)
+    if args.issue_json:
+        return read_issue_json(args.issue_json)
+    if args.issue is not None or args.pr is not None:
+        from ctxaction.github.fetch import FetchError, fetch_task
+        from ctxaction.task import TaskError
+
+        number, kind = (args.issue, "issue") if args.issue is not None else (args.pr, "pr")
+        try:
+            return fetch_task(number, kind=kind, repo=args.github_repo, token=args.token, cwd=args.repo)
+        except FetchError as exc:
+            raise TaskError(str(exc)) from exc
+    if sys.stdin is None or sys.stdin.isatty():
+        raise UsageError(
+            "no task: pass --issue-file, --issue-json, --issue N, --pr N or --sample, "
+            "or pipe the issue on stdin"
+        )
+    return read_stdin()
+
+
+def _options(args: argparse.Namespace) -> Any:
+    from ctxaction.pipeline import BuildOptions
+
+    if args.budget is not None and args.budget <= 0:
+        raise UsageError(f"--budget must be a positive number of tokens, got {args.budget}")
+    if args.history_depth is not None and args.history_depth < 0:
+        raise UsageError("--history-depth cannot be negative")
+    return BuildOptions(
+        repo=args.repo,
+        task=read_task(args),
+        profile=args.task,
+        budget=args.budget,
+        config_path=args.config,
+        fmt=args.format,
+        encoding=args.model or args.encoding,
+        allow_estimate=args.allow_estimate,
+        include=list(args.include),
+        exclude=list(args.exclude),
+        ref=args.ref,
+        rules_ref=args.rules_ref,
+        history_depth=args.history_depth,
+        agent=args.agent,
+    )
+
+
+def _guarded(args: argparse.Namespace, action: Any) -> int:
+    """Run ``action``; known failures become one line on stderr and exit code 1."""
+    from ctxaction.config import ConfigError
+    from ctxaction.pipeline import BudgetError, BuildError
+    from ctxaction.repo.files import RepoError
+    from ctxaction.task import TaskError
+    from ctxaction.tokens import TokenizerError
+
+    try:
+        return int(action(_options(args)))
+    except (BuildError, BudgetError, ConfigError, RepoError, TaskError, TokenizerError, ValueError) as exc:
+        print(f"ctxaction {args.command}: {exc}", file=sys.stderr)
+        return 1
+
+
+def run_build(args: argparse.Namespace) -> int:
+    """Build and write the package."""
+    from ctxaction.output import write_atomic
+    from ctxaction.pipeline import build
+
+    def action(opts: Any) -> int:
+        result = build(opts)
+        if args.output:
+            write_atomic(args.output, result.rendered)
+            print(
+                f"wrote {args.output}: {result.package.total_tokens} tokens, "
+                f"{len(result.package.files)} files",
+                file=sys.stderr,
+            )
+        else:
+            sys.stdout.write(result.rendered)
+        for warning in result.package.warnings:
+            print(f"warning: {warning}", file=sys.stderr)
+        return 0
+
+    return _guarded(args, action)
+
+
+def run_explain(args: argparse.Namespace) -> int:
+    """Print the candidate table."""
+    from ctxaction.explain import table
+    from ctxaction.pipeline import build
+
+    def action(opts: Any) -> int:
+        sys.stdout.write(table(build(opts), args.limit))
+        return 0
+
+    return _guarded(args, action)

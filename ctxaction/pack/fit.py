@@ -1,0 +1,139 @@
+"""The last step of packing: render, count exactly, adjust, until the whole package fits.
+
+The packer works on estimates (block counts, per-file overheads); here the package is rendered
+in its real format and counted with the real tokenizer, and the files allowance moves by the
+difference until the total sits just under the budget. ``total_tokens`` is the count of the very
+text that states it. Files are rendered from redacted lines only.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from ctxaction.filter import Redactor
+from ctxaction.model import OmittedFile, Package
+from ctxaction.pack import excerpt
+from ctxaction.pack.budget import BudgetError, FileSource, Packer, Packing
+from ctxaction.render import FormatMeasure, render
+from ctxaction.tokens import Counter
+
+MAX_ROUNDS = 8
+CLOSE_ENOUGH = 2  # tokens under the budget at which adjusting stops
+LISTED_OMITTED = 8
+TASK_LABEL = "the task text"
+
+
+class Fitter:
+    """Fits ``sources`` into what the rest of ``package`` leaves of its budget."""
+
+    def __init__(
+        self,
+        package: Package,
+        sources: Sequence[FileSource],
+        fmt: str,
+        counter: Counter,
+        redactor: Redactor,
+        *,
+        max_files: int,
+        min_files: int,
+        context: int,
+    ) -> None:
+        self.package, self.sources, self.fmt, self.counter, self.redactor = (
+            package,
+            list(sources),
+            fmt,
+            counter,
+            redactor,
+        )
+        self.packer = Packer(
+            sources, FormatMeasure(fmt, counter), max_files=max_files, min_files=min_files, context=context
+        )
+        self._by_path = {s.candidate.path: s for s in self.sources}
+        self._sizes: dict[str, int] = {}
+        self._base_warnings = list(package.warnings)
+
+    def assemble(self, packing: Packing, *, into: bool = False) -> Package:
+        """The package holding ``packing``: redacted file texts, omitted files with their size."""
+        files = []
+        for f in packing.files:
+            source = self._by_path[f.path]
+            text = excerpt.render(self.redactor.lines(f.path, source.lines), f.ranges)
+            files.append(dataclasses.replace(f, text=text, tokens=self.counter.count(text)))
+        omitted = [
+            dataclasses.replace(o, tokens=self._size(o.path)) for o in packing.omitted[:LISTED_OMITTED]
+        ]
+        places = {f.path for f in files} | {r.path for r in self.package.rules} | {TASK_LABEL}
+        target = self.package if into else dataclasses.replace(self.package)
+        target.files, target.omitted = files, omitted
+        target.warnings = self._base_warnings + self.redactor.warnings(places)
+        return target
+
+    def _size(self, path: str) -> int:
+        if path not in self._sizes:
+            self._sizes[path] = self.counter.count("\n".join(self._by_path[path].lines))
+        return self._sizes[path]
+
+    def measure(self, packing: Packing) -> int:
+        """Exact tokens of the package rendered with ``packing``."""
+        trial = self.assemble(packing)
+        finalize(trial, self.fmt, self.counter)
+        return trial.total_tokens
+
+    def run(self) -> tuple[Packing, str]:
+        """The packing whose rendering fits best, and that rendering (``package`` is updated)."""
+        total = self.package.budget_total
+        fixed = self.measure(Packing())
+        allowance = total - fixed
+        if allowance < 0:
+            raise BudgetError(too_small(self.package, total, fixed, self.counter))
+        best: tuple[Packing, int] | None = None
+        tried: set[int] = set()
+        for _ in range(MAX_ROUNDS):
+            tried.add(allowance)
+            packing = self.packer.pack(allowance)
+            size = self.measure(packing)
+            if size <= total and (best is None or size > best[1]):
+                best = (packing, size)
+            gap = total - size
+            nxt = allowance + gap if gap >= 0 else allowance + gap - 1
+            if 0 <= gap <= CLOSE_ENOUGH or nxt in tried or nxt < 0:
+                break
+            allowance = nxt
+        packing = best[0] if best else self.packer.pack(0)
+        self.assemble(packing, into=True)
+        rendered = finalize(self.package, self.fmt, self.counter)
+        while self.package.total_tokens > total and self.package.files:
+            # Estimates and the real count disagreed: give up the weakest file, never the ceiling.
+            dropped = self.package.files.pop()
+            self.package.omitted.insert(
+                0,
+                OmittedFile(dropped.path, dropped.score, self._size(dropped.path), "did not fit the budget"),
+            )
+            rendered = finalize(self.package, self.fmt, self.counter)
+        if self.package.total_tokens > total:
+            raise BudgetError(too_small(self.package, total, self.package.total_tokens, self.counter))
+        return packing, rendered
+
+
+def finalize(package: Package, fmt: str, counter: Counter) -> str:
+    """Render with ``total_tokens`` equal to the count of the very text that states it."""
+    text = render(package, fmt)
+    for _ in range(6):
+        size = counter.count(text)
+        if size == package.total_tokens:
+            break
+        package.total_tokens = size
+        text = render(package, fmt)
+    return text
+
+
+def too_small(package: Package, total: int, fixed: int, counter: Counter) -> str:
+    """The error for a budget that cannot hold even the parts that must be there."""
+    rules = sum(r.tokens for r in package.rules)
+    task = counter.count(package.task.title) + counter.count(package.task.body)
+    return (
+        f"a budget of {total} tokens is too small for the required parts: the task ({task} tokens), the "
+        f"always-packed rules ({rules}), the thread and the markup already take {fixed}; raise --budget "
+        f"(at least {fixed + 200} to hold any file) or shorten the rule files"
+    )

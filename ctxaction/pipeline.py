@@ -1,0 +1,259 @@
+"""The straight line: task → candidates → scores → filter → budget → render.
+
+:func:`build` runs it and keeps what ``ctxaction explain`` shows; :func:`build_package` is the
+public entry point for the CLI, the GitHub Action and the MCP server. Every stage below is a
+function from plain values to plain values; git, files and the tokenizer sit at the edges.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pathspec
+
+from ctxaction import agents, mentions, rank
+from ctxaction.config import Config, Profile, load_config
+from ctxaction.filter import PathFilter, Readable, Redactor, filter_candidates
+from ctxaction.model import Candidate, Excluded, Package, Task
+from ctxaction.pack.budget import BudgetError, FileSource
+from ctxaction.pack.fit import TASK_LABEL, Fitter
+from ctxaction.pack.history import fit_text, pack_history
+from ctxaction.pack.rules import pack_rules, skills_index
+from ctxaction.render import render as render_text
+from ctxaction.repo.files import RepoError, RepoView, open_repo
+from ctxaction.sanitize import clean_task
+from ctxaction.secure import PathRules
+from ctxaction.tokens import get_counter
+
+__all__ = ["BudgetError", "BuildError", "BuildOptions", "BuildResult", "build", "build_package", "render"]
+
+# The task body may take at most this share of the budget (its head and tail are kept).
+TASK_SHARE = 0.25
+# Files read and filtered per package: enough spares to replace excluded or huge candidates.
+SPARE_FACTOR = 2
+LISTED_EXCLUDED = 20
+LISTED_SKILLS = 20
+OVERVIEW_FILES = ("README.md", "README.rst", "README.txt", "README")
+
+
+class BuildError(Exception):
+    """A package cannot be built: one line saying why and what to do."""
+
+
+@dataclass
+class BuildOptions:
+    """Everything a build needs; ``task`` is already read from its source."""
+
+    repo: Path
+    task: Task
+    profile: str = "auto"
+    budget: int | None = None
+    config_path: Path | None = None
+    fmt: str = "markdown"
+    encoding: str | None = None
+    allow_estimate: bool = False
+    include: list[str] = field(default_factory=list)
+    exclude: list[str] = field(default_factory=list)
+    ref: str | None = None
+    rules_ref: str | None = None
+    history_depth: int | None = None
+    agent: str | None = None
+
+
+@dataclass
+class BuildResult:
+    """The package and what led to it (for ``explain``)."""
+
+    package: Package
+    candidates: list[Candidate]
+    decisions: dict[str, str]
+    profile: Profile
+    rendered: str
+
+
+def render(package: Package, fmt: str) -> str:
+    """The package as text (markdown, xml or json)."""
+    return render_text(package, fmt)
+
+
+def build_package(opts: BuildOptions) -> Package:
+    """Build the context package for ``opts`` (total_tokens never exceeds the budget)."""
+    return build(opts).package
+
+
+def build(opts: BuildOptions) -> BuildResult:
+    """Run the whole line and keep the candidate table. Raises BuildError, BudgetError,
+    ConfigError, RepoError or TokenizerError with a one-line message."""
+    try:
+        repo = open_repo(opts.repo, ref=opts.ref)
+    except RepoError as exc:
+        raise BuildError(str(exc)) from exc
+    with repo:
+        if not repo.head:
+            raise BuildError(f"{repo.root} has no commits yet: commit the code to pack first")
+        config = load_config(repo.root, opts.config_path)
+        return _build(opts, repo, config)
+
+
+def _profile(opts: BuildOptions, config: Config, task: Task) -> Profile:
+    profile = config.profile(opts.profile, task.labels)
+    return agents.apply_preset(profile, agents.get_preset(opts.agent or config.agent))
+
+
+def _build(opts: BuildOptions, repo: RepoView, config: Config) -> BuildResult:
+    task, report = clean_task(opts.task)
+    profile = _profile(opts, config, task)
+    preset = agents.get_preset(opts.agent or config.agent)
+    counter = get_counter(opts.encoding or config.token_model, opts.allow_estimate)
+    total = opts.budget if opts.budget is not None else profile.budget.total_tokens
+    if total <= 0:
+        raise BudgetError(f"budget must be a positive number of tokens, got {total}")
+    sections = profile.budget.sections(total)
+    warnings = _repo_warnings(repo) + report.warnings()
+    if not counter.exact:
+        warnings.append(f"token counts are estimates: the {counter.encoding} ranks were not available")
+    redactor = Redactor()
+    task = dataclasses.replace(
+        task,
+        title=redactor(task.title, TASK_LABEL),
+        body=fit_text(redactor(task.body, TASK_LABEL), int(total * TASK_SHARE), counter),
+    )
+    candidates = _candidates(repo, task, profile, opts.include, warnings)
+    paths = PathFilter(repo, PathRules.from_repo(repo.root, config.sensitive_paths), opts.exclude)
+    filtered = filter_candidates(candidates, repo, paths, profile.max_files * SPARE_FACTOR)
+    selected = [r.candidate.path for r in filtered.kept[: profile.max_files]]
+    rules_repo = open_repo(repo.root, ref=opts.rules_ref) if opts.rules_ref else repo
+    try:
+        rules = pack_rules(
+            rules_repo,
+            config.rule_sources,
+            selected,
+            sections["rules"],
+            counter,
+            nested=config.nested_rules,
+            native=preset.native_rules,
+            clean=redactor,
+        )
+        skills = skills_index(rules_repo, config.skills, clean=redactor)[:LISTED_SKILLS]
+    finally:
+        if rules_repo is not repo:
+            rules_repo.close()
+    history = pack_history(
+        task.comments,
+        sections["history"],
+        counter,
+        depth=opts.history_depth,
+        clean=lambda text: redactor(text, TASK_LABEL),
+    )
+    package = Package(
+        task=task,
+        profile=profile.name,
+        rules=rules,
+        skills=skills,
+        history=history,
+        excluded=filtered.excluded[:LISTED_EXCLUDED],
+        budget_total=total,
+        budget_sections=sections,
+        encoding=counter.encoding,
+        tokenizer_exact=counter.exact,
+        head=repo.head,
+        shallow=repo.shallow,
+        warnings=warnings,
+    )
+    fitter = Fitter(
+        package,
+        [_source(r) for r in filtered.kept],
+        opts.fmt,
+        counter,
+        redactor,
+        max_files=profile.max_files,
+        min_files=profile.min_files,
+        context=profile.context_lines,
+    )
+    _, rendered = fitter.run()
+    return BuildResult(
+        package, candidates, _decisions(candidates, filtered.excluded, package), profile, rendered
+    )
+
+
+def _repo_warnings(repo: RepoView) -> list[str]:
+    if repo.shallow:
+        return [
+            "shallow clone: recent changes, co-change and blame only see the fetched history "
+            "(fetch more with `git fetch --unshallow`)"
+        ]
+    return []
+
+
+def _candidates(
+    repo: RepoView,
+    task: Task,
+    profile: Profile,
+    include: Sequence[str],
+    warnings: list[str],
+) -> list[Candidate]:
+    """Ranked candidates, plus forced (--include, required files) and fallback (overview) ones."""
+    ranked = rank.collect(repo, task, profile)
+    top = max((c.score for c in ranked), default=0.0)
+    tracked = repo.paths()
+    forced: list[Candidate] = []
+    for pattern in include:
+        spec = pathspec.GitIgnoreSpec.from_lines([pattern])
+        forced += [
+            Candidate(p, reasons=["included by --include"], score=top + 1.0)
+            for p in tracked
+            if spec.match_file(p)
+        ]
+    for required in profile.required_files:
+        spec = pathspec.GitIgnoreSpec.from_lines([required.pattern])
+        forced += [
+            Candidate(
+                p,
+                reasons=["required by the profile"],
+                score=top + 1.0,
+                required=True,
+                max_lines=required.max_lines,
+            )
+            for p in tracked
+            if spec.match_file(p)
+        ]
+    if mentions.extract(task.title, task.body).empty:
+        warnings.append(
+            "the task names no paths, identifiers or keywords: packed a repository overview "
+            "(README) and the most recently changed files instead"
+        )
+        forced += [
+            Candidate(p, reasons=["repository overview"], score=top + 0.5)
+            for p in OVERVIEW_FILES
+            if p in tracked
+        ][:1]
+    seen = {c.path for c in forced}
+    unique = [c for i, c in enumerate(forced) if c.path not in {f.path for f in forced[:i]}]
+    return unique + [c for c in ranked if c.path not in seen]
+
+
+def _source(readable: Readable) -> FileSource:
+    candidate = readable.candidate
+    if not candidate.required:
+        return FileSource(candidate, readable.lines)
+    end = (
+        len(readable.lines) if candidate.max_lines is None else min(candidate.max_lines, len(readable.lines))
+    )
+    return FileSource(candidate, readable.lines, pinned=((1, end),) if end else ())
+
+
+def _decisions(
+    candidates: Sequence[Candidate], excluded: Sequence[Excluded], package: Package
+) -> dict[str, str]:
+    """Per candidate path: whole / excerpt / outline / dropped, and why."""
+    out = {e.path: f"excluded: {e.reason}" for e in excluded}
+    out.update({o.path: f"dropped: {o.reason}" for o in package.omitted})
+    for f in package.files:
+        shown = sum(b - a + 1 for a, b in f.ranges)
+        out[f.path] = "whole" if f.mode == "full" else f"{f.mode}: {shown} of {f.line_count} lines"
+    for candidate in candidates:
+        out.setdefault(candidate.path, "dropped: below the files read for this package")
+    return out
