@@ -193,3 +193,10 @@ def test_printed_output_lines_are_messages() -> None:
     assert "Right contains more items, first extra item: 52" in msgs
     assert "the loader could not find the config file for project" in msgs
     assert not any("compute" in m for m in msgs)
+
+
+def test_long_lines_are_clipped_before_matching() -> None:
+    near = extract("t", "see pkg/a.py " + "x" * 5000)
+    far = extract("t", "x" * 5000 + " pkg/b.py")
+    assert near.paths == ["pkg/a.py"]
+    assert far.paths == []

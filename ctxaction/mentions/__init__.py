@@ -36,8 +36,18 @@ class Mentions:
         return not (self.paths or self.frames or self.identifiers or self.keywords)
 
 
+MAX_LINE = 1000  # longer lines (minified blobs, base64) name nothing and would slow the patterns
+MAX_TEXT = 200_000
+
+
+def _clip(text: str) -> str:
+    """Bound the text the patterns see: each line and the whole."""
+    return "\n".join(line[:MAX_LINE] for line in text[:MAX_TEXT].split("\n"))
+
+
 def extract(title: str, body: str = "", extra: str = "") -> Mentions:
     """Read title, body and (weaker) extra text such as thread comments into :class:`Mentions`."""
+    title, body = _clip(title), _clip(body)
     segs = segments(title, body)
     raw = f"{title}\n{body}"
     mentions = Mentions(

@@ -19,7 +19,7 @@ _PATH_CHARS = r"[\w./\\~@+\-:]"
 _PY = re.compile(r'File "(?P<path>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>[\w<>.]+))?')
 _IPY = re.compile(r"File (?P<path>\S+?\.pyx?):(?P<line>\d+)(?:, in (?P<func>[\w<>.]+))?")
 # Old IPython / ipdb: "path.py in func(args)" then "--> 123 code".
-_IPY_OLD = re.compile(r"(?P<path>\S+?\.py)\)?\s+in\s+(?P<func>[\w<>.]+)\(")
+_IPY_OLD = re.compile(r"(?<!\S)(?P<path>\S+?\.py)\)?\s+in\s+(?P<func>[\w<>.]+)\(")
 _IPY_ARROW = re.compile(r"^\s*-+>\s*(?P<line>\d+)\b")
 # JS/TS (V8): at fn (path:12:5) | at path:12:5   Firefox/Safari: fn@path:12:5
 _JS = re.compile(
@@ -44,7 +44,7 @@ _NATIVE = re.compile(
 _CSHARP = re.compile(r"\bat (?P<func>[\w.<>`]+)\([^)]*\) in (?P<path>.+?\.cs):line (?P<line>\d+)")
 # Generic "path.ext:123" (compilers, linters, pytest, Ruby) and GitHub blob links "path.ext#L12".
 _FILE_LINE = re.compile(
-    rf"(?P<path>{_PATH_CHARS}*?[\w\-]+\.(?:{_CODE_EXT}))(?::|#L|\(|, line |\", line | line )(?P<line>\d+)\b"
+    rf"(?<![\w./\\~@+\-:])(?P<path>{_PATH_CHARS}*[\w\-]\.(?:{_CODE_EXT}))(?::|#L|\(|, line |\", line | line )(?P<line>\d+)\b"
 )
 
 

@@ -14,7 +14,7 @@ def _wordset(text: str) -> frozenset[str]:
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)+(?![\w(]*\.\w*/)")
-_CALL = re.compile(r"([A-Za-z_]\w*)\s*\(")
+_CALL = re.compile(r"(?<!\w)([A-Za-z_]\w*)\s*\(")
 _CAMEL = re.compile(r"[a-z0-9][A-Z]|[A-Z]{2}[a-z]")
 _SPLIT = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _ERROR_NAME = re.compile(r"\b([A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt|Failure|Fault))\b")
@@ -30,7 +30,8 @@ _OUTPUT_LINE = re.compile(
     re.I,
 )
 _QUOTED = re.compile(r"\"([^\"\n]{10,200})\"|“([^”\n]{10,200})”")
-_PATH = re.compile(r"(?<![\w@])(?:[\w.\-]+/)*[\w\-]+(?:\.[\w\-]+)*\.(?P<ext>[A-Za-z][\w]{0,9})\b")
+# Starts only at a token boundary and has one unbounded run, so it stays linear on long junk lines.
+_PATH = re.compile(r"(?<![\w@./\-])[\w./\-]*[\w\-]\.(?P<ext>[A-Za-z]\w{0,9})(?!\w)")
 _ISSUE_REF = re.compile(r"(?<![\w/&])#(\d{1,7})\b|/(?:issues|pull)/(\d{1,7})\b")
 _FILE_EXTS = _wordset(
     "py pyx pyi js mjs cjs jsx ts tsx vue svelte go rs java kt scala groovy c h cc cpp cxx hh hpp hxx "
