@@ -44,7 +44,8 @@ _NATIVE = re.compile(
 _CSHARP = re.compile(r"\bat (?P<func>[\w.<>`]+)\([^)]*\) in (?P<path>.+?\.cs):line (?P<line>\d+)")
 # Generic "path.ext:123" (compilers, linters, pytest, Ruby) and GitHub blob links "path.ext#L12".
 _FILE_LINE = re.compile(
-    rf"(?<![\w./\\~@+\-:])(?P<path>{_PATH_CHARS}*[\w\-]\.(?:{_CODE_EXT}))(?::|#L|\(|, line |\", line | line )(?P<line>\d+)\b"
+    rf"(?<![\w./\\~@+\-:])(?P<path>{_PATH_CHARS}*[\w\-]\.(?:{_CODE_EXT}))"
+    r"(?::|#L|\(|, line |\", line | line )(?P<line>\d+)\b"
 )
 
 
