@@ -113,6 +113,7 @@ class ActionRunner:
             "GITHUB_RUN_ID": "4242",
             "RUNNER_TEMP": str(runner_dir),
             **action_defaults(),
+            **{k: v for k, v in os.environ.items() if k == "PYTHONPATH"},
             **self.extra_env,
         }
         for key, value in inputs.items():
