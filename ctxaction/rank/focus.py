@@ -21,6 +21,8 @@ MAX_BODY_LINES = 160  # a longer definition is focused on its head and the evide
 HEAD_LINES = 25
 LINE_CONTEXT = 3
 MAX_DEFS = 6
+# Fixes often add an import: the header is worth a little room in the files that matter.
+HEADER_WEIGHT = 0.35
 SMALL_FILE_LINES = 150  # a file this short is offered whole, below its best spans
 
 # Evidence points per kind of hint inside a definition.
@@ -73,7 +75,7 @@ def build_focus(
                     spans.add(line - 8, line + 8, weight * 0.9, f"{why} (around line {line})")
     header_end = _import_header_end(text)
     if header_end:
-        spans.add(1, header_end, 0.1, "imports")
+        spans.add(1, header_end + 1, HEADER_WEIGHT, "imports")
     if n_lines <= SMALL_FILE_LINES:
         spans.add(1, n_lines, 0.45, "whole file (short)")
     return sorted(spans.items, key=lambda f: (-f.weight, f.start))
