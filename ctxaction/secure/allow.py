@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import pathspec
 
 # Inline markers of ctxaction, detect-secrets and gitleaks, on the secret's line.
 INLINE_MARKERS: tuple[str, ...] = (
@@ -18,26 +20,33 @@ INLINE_MARKERS: tuple[str, ...] = (
 NEXTLINE_MARKER = "pragma: allowlist nextline secret"
 
 
-@dataclass(frozen=True)
 class Allowlist:
     """Config allowlist: ``paths`` (gitignore patterns), ``regexes`` (searched in the secret and
     its line), ``stopwords`` (substrings of the secret, case-insensitive), ``rules`` disabled."""
 
-    paths: tuple[str, ...] = ()
-    regexes: tuple[str, ...] = ()
-    stopwords: tuple[str, ...] = ()
-    disabled_rules: tuple[str, ...] = ()
-    _compiled: tuple[re.Pattern[str], ...] = field(default=(), init=False, repr=False, compare=False)
-    _spec: Any = field(default=None, init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_compiled", tuple(re.compile(r) for r in self.regexes))
-        spec = None
+    def __init__(
+        self,
+        paths: Sequence[str] = (),
+        regexes: Sequence[str] = (),
+        stopwords: Sequence[str] = (),
+        disabled_rules: Sequence[str] = (),
+    ) -> None:
+        self.paths = tuple(paths)
+        self.regexes = tuple(regexes)
+        self.stopwords = tuple(word.lower() for word in stopwords)
+        self.disabled_rules = tuple(disabled_rules)
+        self._compiled = tuple(re.compile(r) for r in self.regexes)
+        self._spec: pathspec.GitIgnoreSpec | None = None
         if self.paths:
             import pathspec  # only when configured: keeps the hook's start-up light
 
-            spec = pathspec.GitIgnoreSpec.from_lines(self.paths)
-        object.__setattr__(self, "_spec", spec)
+            self._spec = pathspec.GitIgnoreSpec.from_lines(self.paths)
+
+    def __repr__(self) -> str:
+        return (
+            f"Allowlist(paths={self.paths!r}, regexes={self.regexes!r}, "
+            f"stopwords={self.stopwords!r}, disabled_rules={self.disabled_rules!r})"
+        )
 
     def path_allowed(self, path: str) -> bool:
         """True when findings in ``path`` are allowlisted as a whole."""
@@ -46,7 +55,7 @@ class Allowlist:
     def secret_allowed(self, secret: str, line: str) -> bool:
         """True when a regex matches the secret or its line, or the secret holds a stopword."""
         lower = secret.lower()
-        if any(word.lower() in lower for word in self.stopwords):
+        if any(word in lower for word in self.stopwords):
             return True
         return any(rx.search(secret) or rx.search(line) for rx in self._compiled)
 

@@ -4,11 +4,8 @@ prefix of the value, and where each finding was."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from pathlib import Path
-
-from ctxaction.output import write_atomic
 
 VERSION = 1
 
@@ -19,6 +16,8 @@ class BaselineError(Exception):
 
 def load(path: Path) -> frozenset[str]:
     """Fingerprints in the baseline at ``path``."""
+    import json  # here, not at import: most hook runs have no baseline
+
     hint = f"regenerate it with `ctxaction scan --update-baseline --baseline {path} …`"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -43,6 +42,10 @@ def load(path: Path) -> frozenset[str]:
 
 def dump(path: Path, findings: Iterable[tuple[str, int, str, str]]) -> int:
     """Write ``(path, line, rule, fingerprint)`` entries atomically; returns how many."""
+    import json
+
+    from ctxaction.output import write_atomic
+
     entries = sorted(
         {(p, line, rule, fp) for p, line, rule, fp in findings}, key=lambda e: (e[0], e[1], e[2])
     )

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
-import json
 import zlib
 
 BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -54,18 +51,22 @@ def luhn_ok(number: str) -> bool:
 
 def jwt_ok(token: str) -> bool:
     """True when the first two dot-separated parts decode to JSON objects (header has ``alg``)."""
+    import json  # here, not at import: only a JWT-shaped match needs it
+
     parts = token.split(".")
     if len(parts) < 3:
         return False
     try:
         header = json.loads(_b64url(parts[0]))
         payload = json.loads(_b64url(parts[1]))
-    except (ValueError, binascii.Error):
+    except ValueError:  # binascii.Error and UnicodeDecodeError are ValueErrors too
         return False
     return isinstance(header, dict) and "alg" in header and isinstance(payload, dict)
 
 
 def _b64url(part: str) -> bytes:
+    import base64
+
     return base64.urlsafe_b64decode(part + "=" * (-len(part) % 4))
 
 

@@ -6,7 +6,6 @@ Kept free of the packager's imports (no tiktoken, PyGithub or Jinja) so that a h
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from ctxaction.secure import baseline as baseline_file
@@ -15,29 +14,50 @@ from ctxaction.secure.report import render, summary
 from ctxaction.secure.rules import ALL_RULES
 from ctxaction.secure.run import Outcome, scan_blobs
 from ctxaction.secure.settings import SettingsError, load_settings
-from ctxaction.secure.sources import Blob, SourceError, diff, files, repo_root, staged, staged_paths
+from ctxaction.secure.sources import Blob, SourceError, diff, files, repo_root, staged
 
 
 class ScanUsageError(Exception):
     """Bad options or input the user must fix (exit code 2); the message is one clear line."""
 
 
-@dataclass
 class ScanOptions:
-    """One scan request. Exactly one of ``staged``, ``diff_rev`` or ``paths`` picks the source."""
+    """One scan request. Exactly one of ``staged``, ``diff_rev`` or ``paths`` picks the source.
 
-    paths: list[Path] = field(default_factory=list)
-    staged: bool = False
-    diff_rev: str | None = None
-    all_lines: bool = False
-    no_ignore: bool = False
-    fmt: str = "text"
-    output: Path | None = None
-    baseline: Path | None = None
-    update_baseline: bool = False
-    config: Path | None = None
-    only: list[str] | None = None  # hook: restrict the staged scan to these repo paths
-    cwd: Path = field(default_factory=Path.cwd)
+    ``only`` restricts a staged scan to these repository paths (the hook's file arguments);
+    ``root`` is the repository when the caller has already found it (saves a git process).
+    """
+
+    def __init__(
+        self,
+        paths: list[Path] | None = None,
+        *,
+        staged: bool = False,
+        diff_rev: str | None = None,
+        all_lines: bool = False,
+        no_ignore: bool = False,
+        fmt: str = "text",
+        output: Path | None = None,
+        baseline: Path | None = None,
+        update_baseline: bool = False,
+        config: Path | None = None,
+        only: list[str] | None = None,
+        cwd: Path | None = None,
+        root: Path | None = None,
+    ) -> None:
+        self.paths = list(paths or [])
+        self.staged = staged
+        self.diff_rev = diff_rev
+        self.all_lines = all_lines
+        self.no_ignore = no_ignore
+        self.fmt = fmt
+        self.output = output
+        self.baseline = baseline
+        self.update_baseline = update_baseline
+        self.config = config
+        self.only = only
+        self.cwd = cwd or Path.cwd()
+        self.root = root
 
 
 def execute(opts: ScanOptions) -> int:
@@ -74,7 +94,7 @@ def _outcome(opts: ScanOptions) -> Outcome:
     sources = sum([opts.staged, opts.diff_rev is not None, bool(opts.paths)])
     if sources > 1:
         raise ScanUsageError("choose one source: --staged, --diff REV or PATH…")
-    root = repo_root(opts.cwd)
+    root = opts.root or repo_root(opts.cwd)
     if (opts.staged or opts.diff_rev is not None) and root is None:
         raise ScanUsageError(f"{opts.cwd}: not a git repository (run inside one, or scan PATH… instead)")
     settings = load_settings(root or opts.cwd, opts.config)
@@ -91,17 +111,16 @@ def _outcome(opts: ScanOptions) -> Outcome:
 def _blobs(opts: ScanOptions, root: Path | None, max_bytes: int) -> list[Blob]:
     if opts.staged:
         assert root is not None
-        blobs = list(staged(root, all_lines=opts.all_lines, only=opts.only, max_bytes=max_bytes))
+        index = staged(root, all_lines=opts.all_lines, only=opts.only, max_bytes=max_bytes)
+        blobs = index.blobs
         if opts.only is not None:
             # Files the hook was handed that are not staged (pre-push, manual runs): scan them whole.
-            rest_names = set(opts.only) - {blob.path for blob in blobs}
-            if rest_names:  # deletion-only or mode-only changes are staged too: not "unstaged"
-                rest_names -= staged_paths(root)
-            rest = [root / p for p in sorted(rest_names) if (root / p).is_file()]
+            # Deletion-only or mode-only changes are staged too, so they are not "unstaged".
+            rest = [root / p for p in sorted(set(opts.only) - index.paths) if (root / p).is_file()]
             blobs += list(files(rest, no_ignore=True, max_bytes=max_bytes, base=root))
         return blobs
     if opts.diff_rev is not None:
         assert root is not None
-        return list(diff(root, opts.diff_rev, all_lines=opts.all_lines, max_bytes=max_bytes))
+        return diff(root, opts.diff_rev, all_lines=opts.all_lines, max_bytes=max_bytes)
     paths = [p if p.is_absolute() else opts.cwd / p for p in (opts.paths or [Path(".")])]
     return list(files(paths, no_ignore=opts.no_ignore, max_bytes=max_bytes, base=opts.cwd))

@@ -1,38 +1,106 @@
-"""Run the rules over a text: keyword prefilter, regex, checks, allowlists, overlap resolution."""
+"""Run the rules over a text: keyword pass, line-local regexes, checks, allowlists, overlaps.
+
+Speed comes from not running regexes over text that cannot hold a match. One Aho-Corasick pass
+(``ahocorasick_rs``, a binding of the Rust ``aho-corasick`` crate) finds every keyword of every
+rule at once — over the lowercased text for lowercase keywords, over the text as written for
+case-sensitive ones — and each rule's regex then runs only over the lines holding one of its
+keywords. Measured on a real tree (bench/secrets_bench.py) the single automaton pass is an order
+of magnitude faster than one substring test per keyword, and than one regex alternation of all
+keywords, which Python's ``re`` tries branch by branch at every position.
+"""
 
 from __future__ import annotations
 
 import bisect
-import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 
 from ctxaction.secure.allow import Allowlist, inline_allowed
 from ctxaction.secure.checksums import failed_checksum
 from ctxaction.secure.entropy import shannon
 from ctxaction.secure.finding import Finding, fingerprint, preview_line
+from ctxaction.secure.lazyre import LazyPattern
 from ctxaction.secure.placeholders import KNOWN_EXAMPLES, is_fake_token
 from ctxaction.secure.rule import Context, Rule
 
-_WORD = re.compile(r"[\w\-]")
-_KEY_CHAR = re.compile(r"[\w.\-]")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import re
+
+_WORD = LazyPattern(r"[\w\-]")
+_KEY_CHAR = LazyPattern(r"[\w.\-]")
 _KEY_PREFIX_MAX = 40
+# Lines longer than this (minified code, data blobs) are searched in windows around keyword hits.
+LONG_LINE = 4096
 
 
-def _matches(rule: Rule, text: str, lower: str) -> Iterator[re.Match[str]]:
-    """Matches of ``rule``: everywhere, or only around its anchor's hits (see :class:`Rule`)."""
-    if not rule.anchor or len(lower) != len(text):  # lower() changed offsets: no anchoring
-        yield from rule.regex.finditer(text)
-        return
-    seen: set[tuple[int, int]] = set()
-    for hit in rule.anchor_regex.finditer(lower):
-        if rule.back or rule.window:
-            found = rule.regex.search(text, max(0, hit.start() - rule.back), hit.end() + rule.window)
-        else:
-            found = rule.regex.match(text, hit.start())
-        if found and found.span() not in seen:
-            seen.add(found.span())
-            yield found
+class _Triggers:
+    """Every rule keyword in two automata: lowercase keywords (matched in the lowercased text)
+    and keywords with capitals (matched as written). Maps each keyword to the rules it wakes."""
+
+    def __init__(self, rules: Sequence[Rule]) -> None:
+        from ahocorasick_rs import AhoCorasick
+
+        self.rules = rules
+        lower: dict[str, list[int]] = {}
+        exact: dict[str, list[int]] = {}
+        self.always: list[int] = []
+        for index, rule in enumerate(rules):
+            if not rule.keywords:
+                self.always.append(index)
+            for keyword in rule.keywords:
+                table = lower if keyword == keyword.lower() else exact
+                table.setdefault(keyword, []).append(index)
+        self.lower_rules = [tuple(v) for v in lower.values()]
+        self.exact_rules = [tuple(v) for v in exact.values()]
+        self.lower = AhoCorasick(list(lower)) if lower else None
+        self.exact = AhoCorasick(list(exact)) if exact else None
+
+    def hits(self, text: str) -> Iterator[tuple[tuple[int, ...], int, int]]:
+        """``(rule indexes, start, end)`` for every keyword occurrence in ``text``."""
+        if self.exact is not None:
+            for index, start, end in self.exact.find_matches_as_indexes(text, overlapping=True):
+                yield self.exact_rules[index], start, end
+        if self.lower is not None:
+            lower = text.lower()
+            if len(lower) != len(text):  # a few characters lowercase to two: keep offsets aligned
+                lower = "".join(ch if len(ch.lower()) != 1 else ch.lower() for ch in text)
+            for index, start, end in self.lower.find_matches_as_indexes(lower, overlapping=True):
+                yield self.lower_rules[index], start, end
+
+
+def _segments(triggers: _Triggers, text: str, long_line: int) -> Iterator[tuple[int, int, int, bool]]:
+    """``(rule index, start, end, clipped)``: where each woken rule's regex must run.
+
+    A segment is the hit's line with the newline on either side (patterns may begin or end on
+    a ``\\s``), the whole text for multi-line rules, or a window of ``rule.reach`` around the hit
+    on a very long line (``clipped``: a match touching the window's end may be cut short).
+    """
+    rules = triggers.rules
+    size = len(text)
+    done: set[tuple[int, int]] = set()
+    whole = set(triggers.always)
+    for indexes, start, end in triggers.hits(text):
+        line_start = text.rfind("\n", 0, start) + 1
+        line_end = text.find("\n", end)
+        if line_end < 0:
+            line_end = size
+        seg_start, seg_end = max(0, line_start - 1), min(size, line_end + 1)
+        is_long = line_end - line_start > long_line
+        for index in indexes:
+            rule = rules[index]
+            if rule.multiline:
+                whole.add(index)
+                continue
+            if is_long:
+                lo, hi = max(seg_start, start - rule.reach), min(seg_end, end + rule.reach)
+                if (index, lo) not in done:
+                    done.add((index, lo))
+                    yield index, lo, hi, hi < seg_end
+            elif (index, seg_start) not in done:
+                done.add((index, seg_start))
+                yield index, seg_start, seg_end, False
+    for index in sorted(whole):
+        yield index, 0, size, False
 
 
 def _full_key(text: str, match: re.Match[str]) -> str:
@@ -49,11 +117,14 @@ def _full_key(text: str, match: re.Match[str]) -> str:
     return text[start : match.end("key")]
 
 
-@dataclass(frozen=True)
 class _Hit:
-    rule: Rule
-    start: int
-    end: int
+    __slots__ = ("end", "order", "rule", "start")
+
+    def __init__(self, rule: Rule, order: int, start: int, end: int) -> None:
+        self.rule = rule
+        self.order = order  # the rule's place in the rule list: earlier rules win ties
+        self.start = start
+        self.end = end
 
 
 class _Lines:
@@ -80,41 +151,37 @@ class _Lines:
         return self.text[start:end].rstrip("\r")
 
 
-@dataclass
 class Detector:
     """A configured scanner: the rules to run and the allowlist to honour."""
 
-    rules: Sequence[Rule]
-    allowlist: Allowlist = field(default_factory=Allowlist)
-
-    def __post_init__(self) -> None:
+    def __init__(self, rules: Sequence[Rule], allowlist: Allowlist | None = None) -> None:
+        self.allowlist = allowlist or Allowlist()
         disabled = set(self.allowlist.disabled_rules)
-        self.rules = [rule for rule in self.rules if rule.id not in disabled]
-        self._keywords = sorted({kw for rule in self.rules for kw in rule.keywords})
+        self.rules = [rule for rule in rules if rule.id not in disabled]
+        self._triggers: _Triggers | None = None
 
     def scan(self, text: str, path: str = "") -> list[Finding]:
         """Findings in ``text`` (``path`` tunes path-aware checks and allowlists), in text order."""
         if not text or self.allowlist.path_allowed(path):
             return []
-        lower = text.lower()
-        present = {kw for kw in self._keywords if kw in lower}
-        if not present:
-            return []
+        if self._triggers is None:
+            self._triggers = _Triggers(self.rules)
         lines: _Lines | None = None
         hits: list[_Hit] = []
-        for rule in self.rules:
-            if rule.keywords and not present.intersection(rule.keywords):
-                continue
-            for match in _matches(rule, text, lower):
-                if "secret" in rule.regex.groupindex:
-                    start, end = match.span("secret")
-                else:
-                    start, end = match.span()
-                if start < 0:
+        seen: set[tuple[str, int, int]] = set()
+        for index, start, end, clipped in _segments(self._triggers, text, LONG_LINE):
+            rule = self.rules[index]
+            regex = rule.regex
+            for match in regex.finditer(text, start, end):
+                if clipped and match.end() >= end:
+                    continue  # the window may have cut the value short; a wider one sees it whole
+                span = match.span("secret") if "secret" in regex.groupindex else match.span()
+                if span[0] < 0 or (rule.id, *span) in seen:
                     continue
+                seen.add((rule.id, *span))
                 lines = lines or _Lines(text)
-                if self._accept(rule, match, start, end, lines, path):
-                    hits.append(_Hit(rule, start, end))
+                if self._accept(rule, match, span[0], span[1], lines, path):
+                    hits.append(_Hit(rule, index, *span))
         if not hits or lines is None:
             return []
         return self._findings(_resolve(hits), lines)
@@ -186,7 +253,7 @@ class Detector:
 def _resolve(hits: list[_Hit]) -> list[_Hit]:
     """Drop hits overlapping an earlier-kept one; specific rules are kept before generic ones."""
     kept: list[_Hit] = []
-    for hit in sorted(hits, key=lambda h: (h.rule.generic, h.start, h.start - h.end)):
+    for hit in sorted(hits, key=lambda h: (h.rule.generic, h.start, h.start - h.end, h.order)):
         if not any(hit.start < k.end and k.start < hit.end for k in kept):
             kept.append(hit)
     return sorted(kept, key=lambda h: h.start)

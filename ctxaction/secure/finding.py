@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-import hashlib
-from dataclasses import dataclass
-
 # Never show more than this many leading characters of a secret, and never more than a quarter of it.
 _PREFIX_MAX = 4
 _PREVIEW_WIDTH = 100
+_FIELDS = ("rule", "line", "column", "preview", "fingerprint", "start", "end", "end_line")
 
 
-@dataclass(frozen=True)
 class Finding:
     """A secret found in a text: where it is, which rule, and a redacted preview.
 
     ``start``/``end`` are character offsets of the secret in the scanned text; ``line`` and
     ``column`` are 1-based and point at ``start``. ``preview`` never holds the full secret.
+    An immutable value (a plain class: ``dataclasses`` costs a hook run more than it saves).
     """
+
+    __slots__ = _FIELDS
 
     rule: str
     line: int
@@ -25,7 +25,38 @@ class Finding:
     fingerprint: str
     start: int
     end: int
-    end_line: int = 0
+    end_line: int
+
+    def __init__(
+        self,
+        rule: str,
+        line: int,
+        column: int,
+        preview: str,
+        fingerprint: str,
+        start: int,
+        end: int,
+        end_line: int = 0,
+    ) -> None:
+        values = (rule, line, column, preview, fingerprint, start, end, end_line)
+        for name, value in zip(_FIELDS, values, strict=True):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Finding is immutable (cannot set {name})")
+
+    def _values(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in _FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Finding) and self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in _FIELDS)
+        return f"Finding({fields})"
 
     @property
     def last_line(self) -> int:
@@ -41,6 +72,8 @@ def mask(secret: str) -> str:
 
 def fingerprint(rule: str, secret: str) -> str:
     """Stable id of a secret for baselines: independent of its position, path and line endings."""
+    import hashlib  # here, not at import: loading OpenSSL is a cost only findings should pay
+
     digest = hashlib.sha256(f"{rule}\0{secret.strip()}".encode("utf-8", "replace")).hexdigest()
     return f"{rule}:{digest[:24]}"
 

@@ -7,7 +7,6 @@ keeps the file out of the package and says why.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 # Files that hold credentials by their nature. Templates (``.env.example``) are let back in:
@@ -99,12 +98,8 @@ DEFAULT_PATTERNS: tuple[str, ...] = (
 CONTEXTIGNORE = ".contextignore"
 
 
-@dataclass(frozen=True)
-class _Source:
-    """Where a pattern came from, for the reason string."""
-
-    kind: str  # "default", "config" or ".contextignore"
-    line: int
+# Where a pattern came from, for the reason string: ("default" | "config" | ".contextignore", line).
+_Source = tuple[str, int]
 
 
 class PathRules:
@@ -128,10 +123,10 @@ class PathRules:
         sources: list[_Source] = []
         for i, pattern in enumerate(DEFAULT_PATTERNS, 1):
             patterns.append(pattern)
-            sources.append(_Source("default", i))
+            sources.append(("default", i))
         for i, pattern in enumerate(extra_patterns, 1):
             patterns.append(pattern)
-            sources.append(_Source("config", i))
+            sources.append(("config", i))
         ignore = root / CONTEXTIGNORE if root else None
         if ignore and ignore.is_file() and not ignore.is_symlink():
             lines = ignore.read_text(encoding="utf-8", errors="replace").split("\n")
@@ -139,7 +134,7 @@ class PathRules:
                 line = raw.rstrip("\r")
                 if line.strip() and not line.lstrip().startswith("#"):
                     patterns.append(line)
-                    sources.append(_Source(CONTEXTIGNORE, number))
+                    sources.append((CONTEXTIGNORE, number))
         return cls(patterns, sources)
 
     def reason(self, path: str) -> str | None:
@@ -147,9 +142,9 @@ class PathRules:
         result = self._spec.check_file(path.lstrip("/"))
         if not result.include or result.index is None:
             return None
-        source = self._sources[result.index]
-        if source.kind == CONTEXTIGNORE:
-            return f"{CONTEXTIGNORE}: line {source.line}"
-        if source.kind == "config":
+        kind, line = self._sources[result.index]
+        if kind == CONTEXTIGNORE:
+            return f"{CONTEXTIGNORE}: line {line}"
+        if kind == "config":
             return f"excluded by config ({self._patterns[result.index]})"
         return f"sensitive path ({self._patterns[result.index]})"

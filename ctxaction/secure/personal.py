@@ -5,10 +5,13 @@ from __future__ import annotations
 import re
 
 from ctxaction.secure.checksums import luhn_ok
+from ctxaction.secure.lazyre import LazyPattern
 
-_EMAIL = re.compile(r"(?<![\w.+\-])[A-Za-z0-9._%+\-]{1,64}@[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63}){1,8}")
-_PHONE = re.compile(r"(?<![\w+.])(?:\+\d{1,3}[ .\-]?)?\(?\d{2,4}\)?[ .\-]\d{3,4}[ .\-]\d{3,4}(?!\w|\.\d)")
-_CARD = re.compile(r"(?<![\d\-])(?:\d[ \-]?){12,18}\d(?![\d\-])")
+_EMAIL = LazyPattern(
+    r"(?<![\w.+\-])[A-Za-z0-9._%+\-]{1,64}@[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63}){1,8}"
+)
+_PHONE = LazyPattern(r"(?<![\w+.])(?:\+\d{1,3}[ .\-]?)?\(?\d{2,4}\)?[ .\-]\d{3,4}[ .\-]\d{3,4}(?!\w|\.\d)")
+_CARD = LazyPattern(r"(?<![\d\-])(?:\d[ \-]?){12,18}\d(?![\d\-])")
 # Documented test card numbers (Stripe, Braintree, PayPal docs) are not customer data.
 _TEST_CARDS = frozenset(
     {

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from ctxaction.secure.entropy import longest_run, sequential_share
+from ctxaction.secure.lazyre import LazyPattern
 
 
 def _words(text: str) -> tuple[str, ...]:
@@ -35,7 +36,7 @@ PLACEHOLDER_VALUES: frozenset[str] = frozenset(
 )
 
 # Values that refer to a secret held elsewhere rather than being one.
-_REFERENCE = re.compile(
+_REFERENCE = LazyPattern(
     r"""^(?:
         \$\{?[A-Za-z_][A-Za-z0-9_.:-]{0,80}\}?      # $VAR ${VAR} ${VAR:-x}
       | \$\w{0,40}\{.{0,200}\}                      # $__env{X}, $env{X}

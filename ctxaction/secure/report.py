@@ -3,9 +3,6 @@ report ever holds a full secret."""
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 from ctxaction import __version__
 from ctxaction.secure.run import Outcome
 
@@ -50,7 +47,9 @@ def summary(outcome: Outcome) -> str:
 
 
 def _json(outcome: Outcome) -> str:
-    doc: dict[str, Any] = {
+    import json
+
+    doc: dict[str, object] = {
         "findings": [
             {
                 "path": item.path,
@@ -68,6 +67,8 @@ def _json(outcome: Outcome) -> str:
 
 
 def _sarif(outcome: Outcome) -> str:
+    import json
+
     from ctxaction.secure.rules import by_id
 
     rules = by_id()

@@ -1,18 +1,19 @@
 """What a detection rule is: a bounded regex, its keywords, and the checks a match must pass.
 
 Rules are data in the style of gitleaks' config: an id, a regex whose ``secret`` group (or
-whole match) is the credential, lowercase keywords that must occur in the text before the regex
-runs at all, an optional minimum entropy, an optional validator (checksums), and examples that
-the tests expand and run. Examples are templates (see :mod:`ctxaction.secure.synth`) so that no
+whole match) is the credential, keywords of which one must occur for the regex to run at all,
+an optional minimum entropy, an optional validator (checksums), and examples that the tests
+expand and run. Examples are templates (see :mod:`ctxaction.secure.synth`) so that no
 credential-shaped literal lives in this repository.
+
+Plain classes rather than dataclasses: ``dataclasses`` pulls ``inspect`` (and ``ast``, ``dis``)
+into every hook run, and a hook run is a fresh interpreter.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from functools import cached_property
 
 # Characters that may sit between a key name and its value in code and config:
 # ``key = "v"``, ``key: v``, ``"key": "v"``, ``key => 'v'``, ``key := "v"``, ``<key>v</key>``.
@@ -23,10 +24,13 @@ END = r"""(?=['"`\s;,)<\\\]}&|]|$)"""
 # A lowercase hex UUID, the shape of many vendors' API keys.
 UUID = r"[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}"
 
+# How far from a keyword a match may reach; on very long lines (minified code) a rule's regex
+# runs in a window this wide on either side of each keyword hit instead of over the whole line.
+DEFAULT_REACH = 1200
+
 Check = Callable[[str, "Context"], bool]
 
 
-@dataclass(frozen=True)
 class Context:
     """What a check may look at besides the secret.
 
@@ -34,52 +38,76 @@ class Context:
     the value (empty when unquoted) and ``after`` the rest of the line after the secret.
     """
 
-    match: str
-    line: str
-    path: str
-    key: str = ""
-    quote: str = ""
-    after: str = ""
+    __slots__ = ("after", "key", "line", "match", "path", "quote")
+
+    def __init__(
+        self, match: str, line: str, path: str, key: str = "", quote: str = "", after: str = ""
+    ) -> None:
+        self.match = match
+        self.line = line
+        self.path = path
+        self.key = key
+        self.quote = quote
+        self.after = after
 
 
-@dataclass(frozen=True)
 class Rule:
     """One detector. ``pattern`` must be linear or bounded (no nested unbounded quantifiers).
 
-    Speed: with ``anchor`` set, the pattern is only tried where the anchor occurs in the
-    lowercased text — matched right there (``back == window == 0``) or searched in a window of
-    ``back`` characters before and ``window`` after the hit. ``boundary`` asks for a non-word
-    character before the secret (checked after matching, so the regex keeps a literal prefix
-    the engine can search for quickly).
+    Keywords decide where the regex runs. An all-lowercase keyword is looked for in the
+    lowercased text, one with capitals (``AKIA``, ``SK``) as written, which keeps short vendor
+    prefixes from firing on every ``task`` or ``each``. The regex then runs only over the lines
+    holding a keyword hit (within ``reach`` of the hit on very long lines), or over the whole
+    text when ``multiline`` (key blocks). A rule without keywords runs over every text.
+    ``boundary`` asks for a non-word character before the secret (checked after matching, so
+    the regex keeps a literal prefix the engine can search for quickly).
     """
 
-    id: str
-    description: str
-    pattern: str
-    keywords: tuple[str, ...]
-    entropy: float = 0.0
-    validate: Callable[[str], bool] | None = None
-    check: Check | None = None
-    generic: bool = False
-    min_len: int = 8
-    flags: int = 0
-    anchor: str = ""
-    back: int = 0
-    window: int = 0
-    boundary: bool = False
-    tp: tuple[str, ...] = field(default=(), repr=False)
-    fp: tuple[str, ...] = field(default=(), repr=False)
+    def __init__(
+        self,
+        id: str,
+        description: str,
+        pattern: str,
+        keywords: tuple[str, ...],
+        *,
+        entropy: float = 0.0,
+        validate: Callable[[str], bool] | None = None,
+        check: Check | None = None,
+        generic: bool = False,
+        min_len: int = 8,
+        flags: int = 0,
+        multiline: bool = False,
+        reach: int = DEFAULT_REACH,
+        boundary: bool = False,
+        tp: tuple[str, ...] = (),
+        fp: tuple[str, ...] = (),
+    ) -> None:
+        self.id = id
+        self.description = description
+        self.pattern = pattern
+        self.keywords = keywords
+        self.entropy = entropy
+        self.validate = validate
+        self.check = check
+        self.generic = generic
+        self.min_len = min_len
+        self.flags = flags
+        self.multiline = multiline
+        self.reach = reach
+        self.boundary = boundary
+        self.tp = tp
+        self.fp = fp
+        self._regex: re.Pattern[str] | None = None
 
-    @cached_property
+    def __repr__(self) -> str:
+        return f"Rule({self.id!r})"
+
+    @property
     def regex(self) -> re.Pattern[str]:
         """The compiled pattern (compiled on first use so a hook run pays only for rules it needs)."""
-        return re.compile(self.pattern, self.flags)
-
-    @cached_property
-    def anchor_regex(self) -> re.Pattern[str]:
-        """``anchor`` compiled: searched in the lowercased text, where a plain (not
-        case-insensitive) alternation runs an order of magnitude faster than ``(?i)`` would."""
-        return re.compile(self.anchor)
+        if self._regex is None:
+            self._regex = re.compile(self.pattern, self.flags)
+        return self._regex
 
 
 def keyed(
@@ -100,9 +128,7 @@ def keyed(
     the credential itself.
     """
     pattern = rf"(?i)(?:{names}){ASSIGN}(?P<secret>{value}){END}"
-    return Rule(
-        rule_id, description, pattern, keywords, entropy=entropy, tp=tp, fp=fp, check=check, anchor=names
-    )
+    return Rule(rule_id, description, pattern, keywords, entropy=entropy, tp=tp, fp=fp, check=check)
 
 
 def prefixed(
@@ -116,6 +142,7 @@ def prefixed(
     tp: tuple[str, ...] = (),
     fp: tuple[str, ...] = (),
     min_len: int = 8,
+    reach: int = DEFAULT_REACH,
 ) -> Rule:
     """A rule for a token with a distinctive prefix: the value alone is enough."""
     pattern = rf"(?P<secret>{value}){END}"
@@ -129,5 +156,6 @@ def prefixed(
         tp=tp,
         fp=fp,
         min_len=min_len,
+        reach=reach,
         boundary=True,
     )

@@ -3,29 +3,30 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 
 from ctxaction.secure.detect import Detector
 from ctxaction.secure.finding import Finding
 from ctxaction.secure.sources import Blob
 
 
-@dataclass(frozen=True)
 class Located:
     """A finding and the path it was found in."""
 
-    path: str
-    finding: Finding
+    __slots__ = ("finding", "path")
+
+    def __init__(self, path: str, finding: Finding) -> None:
+        self.path = path
+        self.finding = finding
 
 
-@dataclass
 class Outcome:
     """Everything a report needs: findings, skipped files with reasons, counts."""
 
-    findings: list[Located] = field(default_factory=list)
-    notes: list[tuple[str, str]] = field(default_factory=list)
-    scanned: int = 0
-    baselined: int = 0
+    def __init__(self) -> None:
+        self.findings: list[Located] = []
+        self.notes: list[tuple[str, str]] = []
+        self.scanned = 0
+        self.baselined = 0
 
 
 def scan_blobs(blobs: Iterable[Blob], detector: Detector, baseline: frozenset[str] = frozenset()) -> Outcome:

@@ -17,12 +17,14 @@ The main config loader belongs to :mod:`ctxaction.config`; this module reads onl
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from ctxaction.secure.allow import Allowlist
 from ctxaction.secure.sources import DEFAULT_MAX_BYTES
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 LOOKUP = (".github/context-packages.yaml", "context-packages.yaml")
 _LIST_KEYS = {"paths", "regexes", "stopwords"}
@@ -32,13 +34,15 @@ class SettingsError(Exception):
     """Bad ``secrets:`` config; the message names the file, key and line."""
 
 
-@dataclass(frozen=True)
 class Settings:
     """What the scanner takes from config."""
 
-    allowlist: Allowlist = field(default_factory=Allowlist)
-    max_file_size: int = DEFAULT_MAX_BYTES
-    source: str = ""
+    def __init__(
+        self, allowlist: Allowlist | None = None, max_file_size: int = DEFAULT_MAX_BYTES, source: str = ""
+    ) -> None:
+        self.allowlist = allowlist or Allowlist()
+        self.max_file_size = max_file_size
+        self.source = source
 
 
 def find_config(root: Path | None, explicit: Path | None = None) -> Path | None:

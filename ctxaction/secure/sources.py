@@ -9,15 +9,15 @@ overridden on the command line.
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
+from ctxaction.secure.lazyre import LazyPattern
+
 DEFAULT_MAX_BYTES = 2_000_000
-_NULL_SHA = re.compile(r"^0+$")
-_HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
+_NULL_SHA = LazyPattern(r"^0+$")
+_HUNK = LazyPattern(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
 _DIFF_FLAGS = (
     "--no-color",
     "--no-ext-diff",
@@ -35,17 +35,24 @@ class SourceError(Exception):
     """The source cannot be read (not a repository, unknown revision …); message is user-facing."""
 
 
-@dataclass(frozen=True)
 class Blob:
     """One text to scan. ``lines`` limits findings to those lines (added lines); None = all.
 
     ``text`` is None when the blob was skipped; ``note`` then says why (binary, too large …).
     """
 
-    path: str
-    text: str | None
-    lines: frozenset[int] | None = None
-    note: str = ""
+    __slots__ = ("lines", "note", "path", "text")
+
+    def __init__(
+        self, path: str, text: str | None, lines: frozenset[int] | None = None, note: str = ""
+    ) -> None:
+        self.path = path
+        self.text = text
+        self.lines = lines
+        self.note = note
+
+    def __repr__(self) -> str:
+        return f"Blob({self.path!r}, lines={self.lines!r}, note={self.note!r})"
 
 
 def _git(root: Path | None, *args: str, stdin: bytes | None = None) -> bytes:
@@ -101,22 +108,26 @@ def _read_blobs(root: Path, shas: Sequence[str]) -> dict[str, bytes]:
     return blobs
 
 
-@dataclass(frozen=True)
 class _Change:
-    path: str
-    sha: str
-    status: str
-    mode: str
+    __slots__ = ("mode", "path", "sha", "status")
+
+    def __init__(self, path: str, sha: str, status: str, mode: str) -> None:
+        self.path = path
+        self.sha = sha
+        self.status = status
+        self.mode = mode
 
 
-def _raw_changes(root: Path, diff_args: Sequence[str]) -> list[_Change]:
-    """Parse ``git diff --raw -z``: new blob sha, status and mode of every changed path."""
-    out = _git(root, "diff", "--raw", "-z", *_DIFF_FLAGS, *diff_args).decode("utf-8", "replace")
+def _diff(root: Path, diff_args: Sequence[str], patch: bool) -> tuple[list[_Change], dict[str, set[int]]]:
+    """One ``git diff --raw -z`` (with a zero-context patch when ``patch``): every changed path's
+    new blob sha, status and mode, and the added line numbers (new side) per path."""
+    args = ["diff", "--raw", "-z", *(["-p", "-U0"] if patch else []), *_DIFF_FLAGS, *diff_args]
+    out = _git(root, *args).decode("utf-8", "replace")
     fields = out.split("\0")
     changes: list[_Change] = []
     i = 0
-    while i < len(fields) - 1:
-        meta = fields[i].lstrip(":").split()
+    while i < len(fields) - 1 and fields[i].startswith(":"):
+        meta = fields[i][1:].split()
         status = meta[4][0] if len(meta) > 4 else "?"
         if status in "RC":
             path = fields[i + 2]
@@ -127,7 +138,8 @@ def _raw_changes(root: Path, diff_args: Sequence[str]) -> list[_Change]:
         changes.append(
             _Change(path, meta[3] if len(meta) > 3 else "", status, meta[1] if len(meta) > 1 else "")
         )
-    return changes
+    # With -p the patch follows the raw records after an empty field.
+    return changes, _added_lines("\0".join(fields[i + 1 :])) if patch else {}
 
 
 def _unquote(path: str) -> str:
@@ -164,12 +176,11 @@ def _unquote(path: str) -> str:
     return raw.decode("utf-8", "replace")
 
 
-def _added_lines(root: Path, diff_args: Sequence[str]) -> dict[str, set[int]]:
+def _added_lines(patch: str) -> dict[str, set[int]]:
     """Added line numbers (new side) per path, from a zero-context patch."""
-    out = _git(root, "diff", "-U0", *_DIFF_FLAGS, *diff_args).decode("utf-8", "replace")
     added: dict[str, set[int]] = {}
     current: set[int] | None = None
-    for line in out.split("\n"):
+    for line in patch.split("\n"):
         if line.startswith("+++ "):
             target = line[4:].rstrip("\t")  # git appends a tab to names holding spaces
             path = _unquote(target)
@@ -182,32 +193,44 @@ def _added_lines(root: Path, diff_args: Sequence[str]) -> dict[str, set[int]]:
     return added
 
 
+class DiffBlobs:
+    """What a diff adds, as blobs to scan, plus every path it touches (``paths``: deletions and
+    mode-only changes included, so a caller can tell "staged but nothing to scan" from
+    "not staged")."""
+
+    def __init__(self, blobs: list[Blob], paths: set[str]) -> None:
+        self.blobs = blobs
+        self.paths = paths
+
+
 def _blobs_from_diff(
     root: Path,
     diff_args: Sequence[str],
     all_lines: bool,
     only: set[str] | None,
     max_bytes: int,
-) -> Iterator[Blob]:
-    changes = [c for c in _raw_changes(root, diff_args) if only is None or c.path in only]
+) -> DiffBlobs:
+    all_changes, added = _diff(root, diff_args, patch=not all_lines)
+    changes = [c for c in all_changes if only is None or c.path in only]
+    blobs: list[Blob] = []
     scannable = []
     for change in changes:
         if change.status == "D":
             continue
         if change.status == "U" or _NULL_SHA.match(change.sha):
-            yield Blob(change.path, None, note="skipped: unmerged (resolve the conflict first)")
+            blobs.append(Blob(change.path, None, note="skipped: unmerged (resolve the conflict first)"))
         elif change.mode not in _FILE_MODES:
             continue  # symlink target or submodule commit: no file content of ours
         else:
             scannable.append(change)
-    added = {} if all_lines or not scannable else _added_lines(root, diff_args)
     contents = _read_blobs(root, sorted({c.sha for c in scannable}))
     for change in scannable:
         lines = None if all_lines else frozenset(added.get(change.path, ()))
         text, note = decode(contents.get(change.sha, b""), change.path, max_bytes)
         if text is not None and lines is not None and not lines:
             continue  # mode-only change, pure rename, or deletions only
-        yield Blob(change.path, text, lines, note)
+        blobs.append(Blob(change.path, text, lines, note))
+    return DiffBlobs(blobs, {c.path for c in all_changes})
 
 
 def staged(
@@ -216,12 +239,12 @@ def staged(
     all_lines: bool = False,
     only: Iterable[str] | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
-) -> Iterator[Blob]:
+) -> DiffBlobs:
     """What the next commit adds: staged blobs (index), added lines only unless ``all_lines``.
 
     Works before the first commit (git compares the index with the empty tree).
     """
-    yield from _blobs_from_diff(
+    return _blobs_from_diff(
         root, ["--cached"], all_lines, set(only) if only is not None else None, max_bytes
     )
 
@@ -232,7 +255,7 @@ def diff(
     *,
     all_lines: bool = False,
     max_bytes: int = DEFAULT_MAX_BYTES,
-) -> Iterator[Blob]:
+) -> list[Blob]:
     """What ``HEAD`` adds since ``rev`` (``rev`` may also be a ``A..B`` range)."""
     if rev.startswith("-"):
         raise SourceError(f"not a revision: {rev!r}")
@@ -242,7 +265,7 @@ def diff(
         revs = [_verify(root, base or "HEAD"), _verify(root, head)]
     else:
         revs = [_verify(root, rev), _verify(root, "HEAD")]
-    yield from _blobs_from_diff(root, revs, all_lines, None, max_bytes)
+    return _blobs_from_diff(root, revs, all_lines, None, max_bytes).blobs
 
 
 def _verify(root: Path, rev: str) -> str:
@@ -309,7 +332,3 @@ def _read_file(file: Path, base: Path, max_bytes: int) -> Blob:
     text, note = decode(data, shown, max_bytes)
     return Blob(shown, text, None, note)
 
-
-def staged_paths(root: Path) -> set[str]:
-    """Every path with a staged change (including deletions and mode-only changes)."""
-    return {change.path for change in _raw_changes(root, ["--cached"])}

@@ -10,7 +10,7 @@ RULES: list[Rule] = [
         "openai-api-key", "OpenAI API key",
         r"sk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_\-]{20,74}T3BlbkFJ[A-Za-z0-9_\-]{20,74}"
         r"|[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20})",
-        ("t3blbkfj",), entropy=3.5,
+        ("T3BlbkFJ",), entropy=3.5,
         tp=('OPENAI_API_KEY="sk-proj-<<b64url:58>>T3BlbkFJ<<b64url:58>>"',
             "openai.api_key = 'sk-<<alnum:20>>T3BlbkFJ<<alnum:20>>'"),
         fp=("sk-proj-xxxxxxxxxxxxxxxxxxxxT3BlbkFJxxxxxxxxxxxxxxxxxxxx",),

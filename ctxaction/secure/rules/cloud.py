@@ -9,7 +9,7 @@ from ctxaction.secure.rule import Rule, keyed, prefixed
 RULES: list[Rule] = [
     prefixed(
         "aws-access-key-id", "AWS access key id", r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}",
-        ("akia", "asia", "abia", "acca", "a3t"), entropy=3.0,
+        ("AKIA", "ASIA", "ABIA", "ACCA", "A3T"), entropy=3.0,
         tp=("aws_access_key_id = AKIA<<b32:16>>", '"AccessKeyId": "ASIA<<b32:16>>"'),
         fp=("aws_access_key_id = AKIAIOSFODNN7EXAMPLE", "AKIAXXXXXXXXXXXXXXXX"),
     ),
@@ -21,7 +21,7 @@ RULES: list[Rule] = [
         fp=("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",),
     ),
     prefixed(
-        "aws-bedrock-api-key", "Amazon Bedrock API key", r"ABSK[A-Za-z0-9+/]{100,200}={0,2}", ("absk",),
+        "aws-bedrock-api-key", "Amazon Bedrock API key", r"ABSK[A-Za-z0-9+/]{100,200}={0,2}", ("ABSK",),
         entropy=4.0, tp=("AWS_BEARER_TOKEN_BEDROCK=ABSK<<b64:120>>",), fp=("ABSK<<upper:20>>",),
     ),
     prefixed(
@@ -29,12 +29,12 @@ RULES: list[Rule] = [
         tp=("mws_token: amzn.mws.<<uuid>>",), fp=("amzn.mws.<<hex:8>>",),
     ),
     prefixed(
-        "gcp-api-key", "Google / GCP / Firebase API key", r"AIza[\w\-]{35}", ("aiza",), entropy=3.5,
+        "gcp-api-key", "Google / GCP / Firebase API key", r"AIza[\w\-]{35}", ("AIza",), entropy=3.5,
         tp=('GOOGLE_API_KEY="AIza<<b64url:35>>"', "apiKey: 'AIza<<b64url:35>>',"),
         fp=("AIzaXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX",),
     ),
     prefixed(
-        "gcp-oauth-client-secret", "Google OAuth client secret", r"GOCSPX-[\w\-]{28}", ("gocspx-",),
+        "gcp-oauth-client-secret", "Google OAuth client secret", r"GOCSPX-[\w\-]{28}", ("GOCSPX-",),
         entropy=3.5, tp=('"client_secret": "GOCSPX-<<b64url:28>>"',), fp=("GOCSPX-<<lower:8>>",),
     ),
     prefixed(
@@ -55,13 +55,12 @@ RULES: list[Rule] = [
         r"(?i)(?:AccountKey|account[_\-]?key|storage[_\-]?key|primary[_\-]?key|cosmos[_\-]?key)"
         r"[\w\-]{0,20}['\"]?[ \t]{0,4}[=:][ \t]{0,4}['\"]?(?P<secret>[A-Za-z0-9+/]{86}==)",
         ("accountkey", "account_key", "account-key", "storage", "primary", "cosmos"), entropy=4.5,
-        anchor="account|storage|primary|cosmos",
         tp=("DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=<<b64:86>>==;EndpointSuffix=core.windows.net",),
         fp=("AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",),
     ),
     Rule(
         "azure-sas-key", "Azure Service Bus / Event Hubs / IoT shared access key",
-        r"(?i)SharedAccessKey[ \t]{0,4}=[ \t]{0,4}(?P<secret>[A-Za-z0-9+/]{43}=)", ("sharedaccesskey",), anchor="sharedaccesskey",
+        r"(?i)SharedAccessKey[ \t]{0,4}=[ \t]{0,4}(?P<secret>[A-Za-z0-9+/]{43}=)", ("sharedaccesskey",),
         entropy=4.0,
         tp=("Endpoint=sb://acme.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=<<b64:43>>=",),
         fp=("SharedAccessKey=<key>",),
@@ -69,17 +68,16 @@ RULES: list[Rule] = [
     Rule(
         "azure-sas-token", "Azure SAS token signature", r"(?:[?&]|^)sv=\d{4}-\d{2}-\d{2}&[^\s'\"]{0,300}?"
         r"sig=(?P<secret>[A-Za-z0-9%+/]{40,120}={0,2}|[A-Za-z0-9%]{40,120}(?:%3D){0,2})", ("sig=",),
-        anchor="sv=", back=1, window=700,
         entropy=4.0, tp=("url = 'https://acme.blob.core.windows.net/c?sv=2022-11-02&ss=b&sp=r&sig=<<b64:43>>%3D'",),
         fp=("https://acme.blob.core.windows.net/c?sv=2022-11-02&sig=<signature>",),
     ),
     prefixed(
         "azure-ad-client-secret", "Azure AD (Entra ID) client secret",
-        r"[a-zA-Z0-9_~.]{3}\dQ~[a-zA-Z0-9_~.\-]{31,34}", ("q~",), entropy=3.5,
+        r"[a-zA-Z0-9_~.]{3}\dQ~[a-zA-Z0-9_~.\-]{31,34}", ("Q~",), entropy=3.5,
         tp=('AZURE_CLIENT_SECRET="abc8Q~<<alnum:34>>"',), fp=("abc8Q~xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",),
     ),
     prefixed(
-        "alibaba-access-key-id", "Alibaba Cloud access key id", r"LTAI[A-Za-z0-9]{20}", ("ltai",),
+        "alibaba-access-key-id", "Alibaba Cloud access key id", r"LTAI[A-Za-z0-9]{20}", ("LTAI",),
         entropy=3.5, tp=("ALIBABA_CLOUD_ACCESS_KEY_ID=LTAI<<alnum:20>>",), fp=("LTAIxxxxxxxxxxxxxxxxxxxx",),
     ),
     keyed(
@@ -88,7 +86,7 @@ RULES: list[Rule] = [
         tp=("ALIBABA_CLOUD_ACCESS_KEY_SECRET=<<alnum:30>>",), fp=("ALIBABA_REGION=cn-hangzhou",),
     ),
     prefixed(
-        "tencent-secret-id", "Tencent Cloud secret id", r"AKID[A-Za-z0-9]{32}", ("akid",), entropy=3.5,
+        "tencent-secret-id", "Tencent Cloud secret id", r"AKID[A-Za-z0-9]{32}", ("AKID",), entropy=3.5,
         tp=("TENCENTCLOUD_SECRET_ID=AKID<<alnum:32>>",), fp=("AKIDxxxxxxxx",),
     ),
     prefixed(
@@ -101,7 +99,7 @@ RULES: list[Rule] = [
         tp=("HEROKU_API_KEY=<<uuid>>", "heroku_key: HRKU-AA<<b64url:58>>"), fp=("HEROKU_APP_NAME=my-app",),
     ),
     prefixed(
-        "heroku-api-key-v2", "Heroku API key (HRKU- format)", r"HRKU-AA[\w\-]{58}", ("hrku-aa",),
+        "heroku-api-key-v2", "Heroku API key (HRKU- format)", r"HRKU-AA[\w\-]{58}", ("HRKU-AA",),
         entropy=3.5, tp=("token=HRKU-AA<<b64url:58>>",), fp=("HRKU-AA<<lower:8>>",),
     ),
     prefixed(
@@ -170,7 +168,7 @@ RULES: list[Rule] = [
     prefixed(
         "yandex-token", "Yandex Cloud IAM / API / access key",
         r"t1\.[A-Z0-9a-z_\-]+[=]{0,2}\.[A-Z0-9a-z_\-]{86}[=]{0,2}|AQVN[A-Za-z0-9_\-]{35,38}|YC[A-Za-z0-9_\-]{38}",
-        ("t1.", "aqvn", "yc"), entropy=3.5,
+        ("t1.", "AQVN", "YC"), entropy=3.5,
         tp=("YC_API_KEY=AQVN<<b64url:36>>",), fp=("YCxxxxxxxx",),
     ),
     keyed(

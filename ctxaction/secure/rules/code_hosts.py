@@ -44,12 +44,12 @@ RULES: list[Rule] = [
     ),
     prefixed(
         "gitlab-runner-registration-token", "GitLab runner registration token",
-        r"GR1348941[\w\-]{20}", ("gr1348941",), entropy=3.0,
+        r"GR1348941[\w\-]{20}", ("GR1348941",), entropy=3.0,
         tp=("registration-token: GR1348941<<alnum:20>>",), fp=("GR1348941xxxxxxxxxxxxxxxxxxxx",),
     ),
     prefixed(
         "bitbucket-app-password", "Bitbucket / Atlassian app password", r"ATBB[A-Za-z0-9_=.\-]{32}",
-        ("atbb",), entropy=3.5,
+        ("ATBB",), entropy=3.5,
         tp=("BITBUCKET_APP_PASSWORD=ATBB<<alnum:32>>",), fp=("ATBBXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX",),
     ),
     keyed(
@@ -68,7 +68,7 @@ RULES: list[Rule] = [
     ),
     prefixed(
         "circleci-token", "CircleCI personal API token", r"CCIPAT_[A-Za-z0-9]{22}_[a-f0-9]{40}",
-        ("ccipat_",), entropy=3.0, tp=("CIRCLE_TOKEN=CCIPAT_<<alnum:22>>_<<hex:40>>",),
+        ("CCIPAT_",), entropy=3.0, tp=("CIRCLE_TOKEN=CCIPAT_<<alnum:22>>_<<hex:40>>",),
         fp=("CCIPAT_xxxxxxxx",),
     ),
     keyed(

@@ -23,7 +23,7 @@ RULES: list[Rule] = [
     Rule(
         "database-url-password", "Connection URL with an embedded password",
         rf"(?i)\b{_SCHEMES}://[^\s:/@'\"`<>]{{0,100}}:(?P<secret>[^\s@/'\"`<>]{{3,200}})@[\w.\-\[\]]{{1,253}}",
-        ("://",), check=_url_password_ok, min_len=3, anchor="://", back=40, window=600,
+        ("://",), check=_url_password_ok, min_len=3,
         tp=('DATABASE_URL="postgres://app:<<pw:14>>@db.internal:5432/app"',
             "MONGO_URI=mongodb+srv://svc:<<alnum:16>>@cluster0.ab1cd.mongodb.net/prod",
             "redis_url: redis://:<<alnum:24>>@cache.internal:6379/0",
@@ -38,7 +38,7 @@ RULES: list[Rule] = [
         "connection-string-password", "ADO.NET / ODBC / JDBC connection string with a password",
         r"(?i)(?:^|[;'\"\s?&])(?:password|pwd)[ \t]{0,3}=[ \t]{0,3}(?P<secret>[^;'\"\s&<>]{4,128})"
         r"(?=[;'\"\s&]|$)",
-        ("password", "pwd"), min_len=4, anchor="password|pwd", back=1, window=150,
+        ("password", "pwd"), min_len=4,
         check=lambda s, ctx: any(k in ctx.line.lower() for k in ("server=", "data source=", "host=", "uid=",
                                                                    "user id=", "database=", "jdbc:", "dsn=")),
         tp=('"Server=tcp:sql.acme.net,1433;Database=app;User ID=svc;Password=<<pw:16>>;Encrypt=true;"',

@@ -13,6 +13,7 @@ import re
 
 from ctxaction.secure.checksums import failed_checksum
 from ctxaction.secure.entropy import char_classes, is_hex, shannon
+from ctxaction.secure.lazyre import LazyPattern
 from ctxaction.secure.placeholders import is_placeholder
 from ctxaction.secure.rule import Context, Rule
 
@@ -21,16 +22,16 @@ from ctxaction.secure.rule import Context, Rule
 _SECRET_WORDS = r"secret|token|credentials?|key"
 _PASSWORD_WORDS = r"password|passwd|passphrase|passcode|pwd|pass"
 # ``key`` alone names too many things (``sort_key``, ``primary_key``): it needs a credential prefix.
-_CREDENTIAL_KEY = re.compile(
+_CREDENTIAL_KEY = LazyPattern(
     r"(?:^|_)(?:api|app|access|secret|private|auth|master|encryption|encrypt|signing|sign|account|"
     r"license|licence|client|session|cookie|webhook|subscription|consumer|service|admin|write|deploy|"
     r"integration|hmac|jwt|crypt|storage|bot|server|partner|merchant|developer|dev|prod|live)_?key(?:s)?$"
     r"|apikey|secretkey|accesskey"
 )
-_PASS_KEY = re.compile(r"password|passwd|passphrase|passcode|pwd|(?:^|_)pass(?:$|_)")
+_PASS_KEY = LazyPattern(r"password|passwd|passphrase|passcode|pwd|(?:^|_)pass(?:$|_)")
 
 # Key names that contain a credential word but name something that is not a credential.
-_NOT_SECRET_KEY = re.compile(
+_NOT_SECRET_KEY = LazyPattern(
     r"(?i)(?:_|\b|-|\.)(?:id|ids|url|uri|urls|path|file|filename|dir|name|names|type|types|len|length|"
     r"size|count|ttl|timeout|expiry|expires?|expiration|field|fields|header|prefix|suffix|pattern|"
     r"regex|format|endpoint|env|var|label|policy|mode|version|algorithm|algo|method|hash|hashed|"
@@ -40,23 +41,23 @@ _NOT_SECRET_KEY = re.compile(
     r"column|index|position|pos|offset|start|end|usage|type|budget|estimate|counter|"
     r"public|pub|publishable|example|sample|test|mock|dummy|fake)$"
 )
-_CAMEL = re.compile(r"([a-z0-9])([A-Z])")
-_CALL = re.compile(r"[A-Za-z_$][\w$.]*\(")
-_PUBLIC_KEY_NAME = re.compile(r"(?i)public|publishable|(?:^|_)pub(?:_|$)")
+_CAMEL = LazyPattern(r"([a-z0-9])([A-Z])")
+_CALL = LazyPattern(r"[A-Za-z_$][\w$.]*\(")
+_PUBLIC_KEY_NAME = LazyPattern(r"(?i)public|publishable|(?:^|_)pub(?:_|$)")
 _CODE_EXT = frozenset({
     "py", "pyi", "js", "jsx", "ts", "tsx", "mjs", "cjs", "go", "java", "kt", "kts", "scala", "rb", "php",
     "cs", "c", "h", "cc", "cpp", "hpp", "rs", "swift", "m", "mm", "dart", "lua", "groovy", "ex", "exs",
     "vue", "svelte", "r", "jl", "clj", "fs", "vb", "pl", "pm",
 })
-_IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\[[^\]]{0,80}\])?(?:\(.{0,80}\))?")
-_DOTTED = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:\(.{0,80}\))?|[A-Za-z_$][\w$]*\(.{0,80}\)")
-_FILENAME = re.compile(
+_IDENTIFIER = LazyPattern(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\[[^\]]{0,80}\])?(?:\(.{0,80}\))?")
+_DOTTED = LazyPattern(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:\(.{0,80}\))?|[A-Za-z_$][\w$]*\(.{0,80}\)")
+_FILENAME = LazyPattern(
     r"(?i)^[\w.\-/]{0,200}\.(?:json|ya?ml|txt|pem|key|crt|cer|p12|pfx|jks|env|ini|cfg|conf|toml|xml|"
     r"pub|der|gpg|asc|js|py|sh|csv|log)$"
 )
-_PATHLIKE = re.compile(r"^(?:/|\./|\.\./|~/|[A-Za-z]:\\|https?://|file://)")
-_NUMBER = re.compile(r"^[+\-]?\d{1,11}(?:\.\d+)?$")
-_VERSION = re.compile(r"^v?\d+(?:\.\d+){1,3}(?:[\-+][\w.]+)?$")
+_PATHLIKE = LazyPattern(r"^(?:/|\./|\.\./|~/|[A-Za-z]:\\|https?://|file://)")
+_NUMBER = LazyPattern(r"^[+\-]?\d{1,11}(?:\.\d+)?$")
+_VERSION = LazyPattern(r"^v?\d+(?:\.\d+){1,3}(?:[\-+][\w.]+)?$")
 
 
 def _ext(path: str) -> str:
@@ -131,7 +132,6 @@ RULES: list[Rule] = [
     Rule(
         "generic-secret", "Secret, token or API key assigned in code or config", _assign(_SECRET_WORDS),
         ("key", "secret", "token", "credential"), generic=True, check=_secret_check,
-        anchor="secret|token|credential|key",
         tp=('API_KEY="<<alnum:32>>"', "client_secret: <<b64url:40>>", "SECRET_KEY=<<pw:50>>",
             '"apiKey": "<<hex:32>>",', "app.secret_key = '<<b64:44>>'", "auth_token=<<alnum:24>>"),
         fp=('API_KEY="<your-api-key>"', "secret_key = os.environ['SECRET_KEY']", 'token_url = "https://x.io/oauth"',
@@ -141,7 +141,7 @@ RULES: list[Rule] = [
     ),
     Rule(
         "generic-password", "Password assigned in code or config", _assign(_PASSWORD_WORDS),
-        ("pass", "pwd"), generic=True, check=_password_check, anchor="pass|pwd",
+        ("pass", "pwd"), generic=True, check=_password_check,
         tp=('DB_PASSWORD="<<pw:14>>"', "password: <<pw:16>>", "spring.datasource.password=<<alnum:12>>",
             '"password": "<<pw:12>>"', "MYSQL_ROOT_PASSWORD=<<pw:20>>"),
         fp=('password = "password"', "password: ${DB_PASSWORD}", "[cli.py] password = getpass.getpass()",
@@ -155,7 +155,6 @@ RULES: list[Rule] = [
         r"[^\"]{0,30})\"[ \t]{1,4}value=(?P<q>\")(?P<secret>[^\"\s]{6,300})\"",
         ("add key",),
         generic=True,
-        anchor="<add",
         check=lambda s, ctx: _key_ok(ctx.key) and _looks_like_value(s) and _password_check(s, ctx),
         tp=('<add key="ApiKey" value="<<alnum:32>>" />', '<add key="Smtp.Password" value="<<pw:14>>"/>'),
         fp=('<add key="ApiKeyHeader" value="X-Api-Key" />', '<add key="Password" value="#{DbPassword}#" />'),
@@ -168,7 +167,6 @@ RULES: list[Rule] = [
         r"(?P<q>['\"]?)(?P<secret>[^\s'\"$`{}<>()]{6,200})",
         ("sshpass", "mysql", "--pass", "--token", "--api", "--secret", "--client-secret", "--auth-token"),
         generic=True,
-        anchor="sshpass|mysql|--",
         check=lambda s, ctx: _looks_like_value(s) and _strong_enough(s),
         tp=("sshpass -p '<<pw:12>>' ssh deploy@10.0.0.5", "mysql -u root -p<<alnum:14>> shop",
             "mysqladmin --password <<pw:14>> status"),
@@ -179,7 +177,7 @@ RULES: list[Rule] = [
         "xml-secret", "Secret or password as an XML element value",
         r"(?i)<(?P<key>[\w:.\-]{0,40}?(?:password|passwd|secret|token|api[_\-]?key|apikey|access[_\-]?key)"
         r"[\w:.\-]{0,30})>[ \t]{0,4}(?P<secret>[^<\s]{6,300})[ \t]{0,4}</",
-        ("pass", "secret", "token", "key"), generic=True, anchor="<",
+        ("pass", "secret", "token", "key"), generic=True,
         check=lambda s, ctx: _key_ok(ctx.key) and _looks_like_value(s) and _password_check(s, ctx),
         tp=("<password><<pw:16>></password>", "<add key='x'/><apiKey><<alnum:32>></apiKey>"),
         fp=("<password>${db.password}</password>", "<token>xxxxxxxx</token>", "<passwordLength>12</passwordLength>"),

@@ -14,7 +14,7 @@ RULES: list[Rule] = [
         "private-key", "Private key block (PEM, OpenSSH, PKCS#8, EC, DSA, encrypted)",
         r"(?P<secret>-----BEGIN[ A-Z0-9_]{0,40}PRIVATE KEY(?: BLOCK)?-----" + _BODY
         + r"-----END[ A-Z0-9_]{0,40}PRIVATE KEY(?: BLOCK)?-----)",
-        ("private key",), min_len=100,
+        ("PRIVATE KEY",), min_len=100, multiline=True,
         tp=("<<pem:RSA PRIVATE KEY>>", "<<pem:OPENSSH PRIVATE KEY>>", "<<pem:PRIVATE KEY>>",
             "<<pem:EC PRIVATE KEY>>", "<<pem:PGP PRIVATE KEY BLOCK>>",
             '  "private_key": "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQ'
@@ -26,7 +26,7 @@ RULES: list[Rule] = [
     prefixed(
         "private-key-base64", "Base64-encoded private key block (kubeconfig client-key-data …)",
         r"LS0tLS1CRUdJTi[A-Za-z0-9+/]{0,40}(?:UFJJVkFURSBLRVk|QUklWQVRFIEtFW|SVZBVEUgS0VZ)[A-Za-z0-9+/=]{100,20000}",
-        ("ls0tls1crudjti",),
+        ("LS0tLS1CRUdJTi",), reach=20100,
         tp=("    client-key-data: LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQo<<b64:200>>",),
         fp=("    certificate-authority-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk<<b64:200>>",),
     ),
@@ -34,20 +34,20 @@ RULES: list[Rule] = [
         "putty-private-key", "PuTTY private key file",
         r"(?P<secret>PuTTY-User-Key-File-[23]: [\w\-]{3,30}\r?\n(?:[^\n]{0,200}\n){1,6}?Private-Lines: \d{1,3}"
         r"\r?\n[A-Za-z0-9+/=\r\n]{64,8000})",
-        ("putty-user-key-file",), min_len=64,
+        ("PuTTY-User-Key-File",), min_len=64, multiline=True,
         tp=("PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: deploy\nPublic-Lines: 2\n"
             "<<b64:64>>\n<<b64:16>>\nPrivate-Lines: 1\n<<b64:64>>\n",),
         fp=("PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\n",),
     ),
     prefixed(
         "age-secret-key", "age encryption secret key", r"AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}",
-        ("age-secret-key-1",),
+        ("AGE-SECRET-KEY-1",),
         tp=("# created: 2024-01-01\nAGE-SECRET-KEY-1<<bech32:58>>",), fp=("AGE-SECRET-KEY-1<<upper:10>>",),
     ),
     prefixed(
         "jwt", "JSON Web Token (signed)",
         r"eyJ[A-Za-z0-9_\-]{10,2000}\.eyJ[A-Za-z0-9_\-]{2,8000}\.[A-Za-z0-9_\-]{16,1000}",
-        ("eyj",), validate=jwt_ok, min_len=40,
+        ("eyJ",), validate=jwt_ok, min_len=40, reach=12000,
         tp=("Authorization: Bearer <<jwt>>", 'const token = "<<jwt>>";'),
         fp=("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ."
             "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",

@@ -39,7 +39,7 @@ RULES: list[Rule] = [
         tp=("DISCORD_CLIENT_SECRET=<<b64url:32>>",), fp=("DISCORD_GUILD=<<digits:18>>",),
     ),
     prefixed(
-        "telegram-bot-token", "Telegram bot API token", r"\d{8,10}:AA[\w\-]{33}", (":aa",), entropy=3.5,
+        "telegram-bot-token", "Telegram bot API token", r"\d{8,10}:AA[\w\-]{33}", (":AA",), entropy=3.5,
         tp=("TELEGRAM_BOT_TOKEN=<<digits:10>>:AA<<b64url:33>>",), fp=("123456789:AAxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",),
     ),
     prefixed(
@@ -51,7 +51,7 @@ RULES: list[Rule] = [
         fp=("https://acme.webhook.office.com/webhookb2/<id>",),
     ),
     prefixed(
-        "sendgrid-api-key", "SendGrid API key", r"SG\.[\w\-]{22}\.[\w\-]{43}", ("sg.",), entropy=4.0,
+        "sendgrid-api-key", "SendGrid API key", r"SG\.[\w\-]{22}\.[\w\-]{43}", ("SG.",), entropy=4.0,
         tp=("SENDGRID_API_KEY=SG.<<b64url:22>>.<<b64url:43>>",), fp=("SG.xxxxxxxxxxxxxxxxxxxxxx.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",),
     ),
     prefixed(
@@ -78,7 +78,7 @@ RULES: list[Rule] = [
         tp=("POSTMARK_SERVER_TOKEN=<<uuid>>",), fp=("POSTMARK_FROM=ops@acme.io",),
     ),
     prefixed(
-        "twilio-api-key", "Twilio API key SID", r"SK[a-f0-9]{32}", ("sk",), entropy=3.0,
+        "twilio-api-key", "Twilio API key SID", r"SK[a-f0-9]{32}", ("SK",), entropy=3.0,
         tp=("TWILIO_API_KEY=SK<<hex:32>>",), fp=("SK<<hex:8>>",),
     ),
     keyed(
@@ -87,7 +87,7 @@ RULES: list[Rule] = [
     ),
     Rule(
         "twilio-auth-pair", "Twilio auth token next to its account SID (Client(sid, token))",
-        r"AC[a-f0-9]{32}['\"]?[ \t]{0,4},[ \t]{0,4}['\"](?P<secret>[a-f0-9]{32})['\"]", ("ac",),
+        r"AC[a-f0-9]{32}['\"]?[ \t]{0,4},[ \t]{0,4}['\"](?P<secret>[a-f0-9]{32})['\"]", ("AC",),
         tp=('client = Client("AC<<hex:32>>", "<<hex:32>>")',), fp=('client = Client("AC<<hex:32>>", auth_token)',),
     ),
     keyed(

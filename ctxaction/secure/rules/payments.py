@@ -19,7 +19,7 @@ RULES: list[Rule] = [
     ),
     prefixed(
         "square-access-token", "Square access token / OAuth secret",
-        r"(?:EAAA[\w\-]{60}|sq0atp-[\w\-]{22}|sq0csp-[\w\-]{43})", ("eaaa", "sq0atp-", "sq0csp-"), entropy=3.5,
+        r"(?:EAAA[\w\-]{60}|sq0atp-[\w\-]{22}|sq0csp-[\w\-]{43})", ("EAAA", "sq0atp-", "sq0csp-"), entropy=3.5,
         tp=("SQUARE_ACCESS_TOKEN=EAAA<<b64url:60>>", "square_secret = 'sq0csp-<<b64url:43>>'"),
         fp=("sq0atp-<<lower:8>>",),
     ),
@@ -53,7 +53,7 @@ RULES: list[Rule] = [
     ),
     prefixed(
         "flutterwave-secret-key", "Flutterwave secret / encryption key",
-        r"FLWSECK(?:_TEST)?-[a-hA-H0-9]{32}-X|FLWSECK_TEST[a-hA-H0-9]{12}", ("flwseck",),
+        r"FLWSECK(?:_TEST)?-[a-hA-H0-9]{32}-X|FLWSECK_TEST[a-hA-H0-9]{12}", ("FLWSECK",),
         tp=("FLW_SECRET_KEY=FLWSECK-<<hex:32>>-X",), fp=("FLWSECK-xxxxxxxx-X",),
     ),
     prefixed(
@@ -61,7 +61,7 @@ RULES: list[Rule] = [
         tp=("SHIPPO_TOKEN=shippo_live_<<hex:40>>",), fp=("shippo_live_<<hex:8>>",),
     ),
     prefixed(
-        "easypost-key", "EasyPost API key", r"EZ[AT]K[A-Za-z0-9]{54}", ("ezak", "eztk"), entropy=3.5,
+        "easypost-key", "EasyPost API key", r"EZ[AT]K[A-Za-z0-9]{54}", ("EZAK", "EZTK"), entropy=3.5,
         tp=("EASYPOST_API_KEY=EZAK<<alnum:54>>",), fp=("EZAK<<alnum:10>>",),
     ),
     prefixed(

@@ -16,13 +16,13 @@ RULES: list[Rule] = [
     Rule(
         "npmrc-auth", "npm/yarn registry credential in .npmrc (_authToken, _auth, _password)",
         r"(?i)(?:^|:)_(?:authToken|auth|password)[ \t]{0,3}=[ \t]{0,3}['\"]?(?P<secret>[A-Za-z0-9+/=_\-.]{20,600})",
-        ("_authtoken", "_auth", "_password"), entropy=3.5, anchor="_auth|_password", back=1, window=640,
+        ("_authtoken", "_auth", "_password"), entropy=3.5,
         tp=("//npm.pkg.github.com/:_authToken=<<alnum:36>>", "_auth = <<b64:40>>="),
         fp=("//registry.npmjs.org/:_authToken=${NPM_TOKEN}",),
     ),
     prefixed(
         "pypi-upload-token", "PyPI / TestPyPI upload token", r"pypi-AgE[IN]cHlwaS5vcmc[\w\-]{50,1000}",
-        ("pypi-age",), entropy=4.0,
+        ("pypi-AgE",), entropy=4.0,
         tp=("password = pypi-AgEIcHlwaS5vcmc<<b64url:150>>",), fp=("pypi-AgEIcHlwaS5vcmc<<lower:8>>",),
     ),
     prefixed(
@@ -36,7 +36,7 @@ RULES: list[Rule] = [
     Rule(
         "nuget-config-password", "Password in a NuGet.config packageSourceCredentials entry",
         r"(?i)<add key=\"(?:ClearTextPassword|Password)\"\s{1,4}value=\"(?P<secret>[^\"]{8,200})\"",
-        ("cleartextpassword", "password"), entropy=2.5, anchor="<add key=", check=lambda s, ctx: not is_placeholder(s),
+        ("cleartextpassword", "password"), entropy=2.5, check=lambda s, ctx: not is_placeholder(s),
         tp=('<add key="ClearTextPassword" value="<<pw:20>>" />',),
         fp=('<add key="ClearTextPassword" value="%FEED_PASSWORD%" />',),
     ),
@@ -55,12 +55,12 @@ RULES: list[Rule] = [
     ),
     prefixed(
         "jfrog-token", "JFrog Artifactory API key / identity token",
-        r"AKCp[A-Za-z0-9]{69}|cmVmdGtuOjAxOj[A-Za-z0-9]{40,60}", ("akcp", "cmvmdgtuojaxoj"), entropy=3.5,
+        r"AKCp[A-Za-z0-9]{69}|cmVmdGtuOjAxOj[A-Za-z0-9]{40,60}", ("AKCp", "cmVmdGtuOjAxOj"), entropy=3.5,
         tp=("ARTIFACTORY_API_KEY=AKCp<<alnum:69>>", "JFROG_TOKEN=cmVmdGtuOjAxOj<<alnum:50>>"),
         fp=("AKCp<<alnum:10>>",),
     ),
     prefixed(
-        "clojars-token", "Clojars deploy token", r"CLOJARS_[a-z0-9]{60}", ("clojars_",), entropy=3.5,
+        "clojars-token", "Clojars deploy token", r"CLOJARS_[a-z0-9]{60}", ("CLOJARS_",), entropy=3.5,
         tp=("CLOJARS_PASSWORD=CLOJARS_<<lownum:60>>",), fp=("CLOJARS_USERNAME",),
     ),
     prefixed(

@@ -9,7 +9,7 @@ from ctxaction.secure.rule import Rule, keyed, prefixed
 RULES: list[Rule] = [
     prefixed(
         "atlassian-api-token", "Atlassian (Jira/Confluence) API token", r"ATATT3[A-Za-z0-9_\-=]{186}",
-        ("atatt3",), entropy=3.5, tp=("JIRA_API_TOKEN=ATATT3<<b64url:186>>",), fp=("ATATT3<<lower:10>>",),
+        ("ATATT3",), entropy=3.5, tp=("JIRA_API_TOKEN=ATATT3<<b64url:186>>",), fp=("ATATT3<<lower:10>>",),
     ),
     keyed(
         "atlassian-legacy-token", "Atlassian / Jira / Confluence legacy API token",
@@ -31,13 +31,13 @@ RULES: list[Rule] = [
         tp=("AIRTABLE_TOKEN=pat<<alnum:14>>.<<hex:64>>",), fp=("pat<<alnum:14>>.<<hex:8>>",),
     ),
     prefixed(
-        "postman-api-token", "Postman API key", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}", ("pmak-",),
+        "postman-api-token", "Postman API key", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}", ("PMAK-",),
         tp=("POSTMAN_API_KEY=PMAK-<<hex:24>>-<<hex:34>>",), fp=("PMAK-<<hex:8>>",),
     ),
     prefixed(
         "grafana-token", "Grafana cloud / service account / API key",
         r"glc_[A-Za-z0-9+/]{32,400}={0,2}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|eyJrIjoi[A-Za-z0-9]{70,400}={0,2}",
-        ("glc_", "glsa_", "eyjrijoi"), entropy=3.5,
+        ("glc_", "glsa_", "eyJrIjoi"), entropy=3.5,
         tp=("GRAFANA_TOKEN=glsa_<<alnum:32>>_<<hex:8>>", "GRAFANA_CLOUD=glc_<<b64:60>>"),
         fp=("glsa_<<alnum:8>>",),
     ),
@@ -48,7 +48,7 @@ RULES: list[Rule] = [
     prefixed(
         "newrelic-key", "New Relic user/insert/license/browser key",
         r"NRAK-[A-Z0-9]{27}|NRII-[\w\-]{32}|NRJS-[a-f0-9]{19}|[a-f0-9]{36}NRAL|eu01xx[a-f0-9]{34}",
-        ("nrak-", "nrii-", "nrjs-", "nral", "eu01xx"), entropy=3.0,
+        ("NRAK-", "NRII-", "NRJS-", "NRAL", "eu01xx"), entropy=3.0,
         tp=("NEW_RELIC_API_KEY=NRAK-<<upnum:27>>", "NEW_RELIC_LICENSE_KEY=<<hex:36>>NRAL"),
         fp=("NRAK-<<upnum:8>>",),
     ),
@@ -86,11 +86,11 @@ RULES: list[Rule] = [
         tp=("HUBSPOT_API_KEY=<<uuid>>",), fp=("HUBSPOT_PORTAL=12345",),
     ),
     prefixed(
-        "contentful-token", "Contentful personal access token", r"CFPAT-[\w\-]{43}", ("cfpat-",), entropy=3.5,
+        "contentful-token", "Contentful personal access token", r"CFPAT-[\w\-]{43}", ("CFPAT-",), entropy=3.5,
         tp=("CONTENTFUL_MANAGEMENT_TOKEN=CFPAT-<<b64url:43>>",), fp=("CFPAT-<<lower:8>>",),
     ),
     prefixed(
-        "mapbox-secret-token", "Mapbox secret access token", r"sk\.eyJ[\w\-]{50,400}\.[\w\-]{20,40}", ("sk.eyj",),
+        "mapbox-secret-token", "Mapbox secret access token", r"sk\.eyJ[\w\-]{50,400}\.[\w\-]{20,40}", ("sk.eyJ",),
         entropy=4.0, tp=("MAPBOX_SECRET=sk.eyJ1<<b64url:60>>.<<b64url:22>>",), fp=("sk.eyJ1<<lower:8>>",),
     ),
     keyed(
@@ -165,7 +165,7 @@ RULES: list[Rule] = [
         tp=("HARNESS_API_KEY=pat.<<b64url:22>>.<<alnum:24>>.<<alnum:20>>",), fp=("pat.<<lower:8>>",),
     ),
     prefixed(
-        "octopus-deploy-key", "Octopus Deploy API key", r"API-[A-Z0-9]{26}", ("api-",), entropy=3.5,
+        "octopus-deploy-key", "Octopus Deploy API key", r"API-[A-Z0-9]{26}", ("API-",), entropy=3.5,
         tp=("OCTOPUS_API_KEY=API-<<upnum:26>>",), fp=("API-<<upnum:8>>",),
     ),
     keyed(
@@ -182,7 +182,7 @@ RULES: list[Rule] = [
         tp=("TWITTER_API_SECRET=<<alnum:50>>",), fp=("TWITTER_HANDLE=acme",),
     ),
     prefixed(
-        "facebook-access-token", "Facebook / Meta access token", r"EAA[MC][A-Za-z0-9]{100,300}", ("eaam", "eaac"),
+        "facebook-access-token", "Facebook / Meta access token", r"EAA[MC][A-Za-z0-9]{100,300}", ("EAAM", "EAAC"),
         entropy=4.0, tp=("FB_ACCESS_TOKEN=EAAC<<alnum:150>>",), fp=("EAACxxxxxxxx",),
     ),
     keyed(
