@@ -2,11 +2,19 @@
 
 1. Accuracy on the labelled corpus (tests/fixtures/secrets/corpus.tsv): precision, recall, F1.
 2. Hook speed: a commit of 10 staged files of ordinary code, whole process (interpreter start
-   included): ``ctxaction-secrets`` vs ``detect-secrets-hook`` on the same files; median of N runs.
-3. Scan throughput (MB/s) over a large real tree: ``ctxaction scan DIR`` vs
+   included): ``ctxaction-secrets`` vs ``detect-secrets-hook`` on the same files, runs
+   interleaved, median of N; a bare ``python -c pass`` is timed alongside, since on a loaded
+   machine only ratios and "above interpreter start" mean anything.
+3. Redaction throughput (what ``ctxaction build`` pays per packed file): ``redact()`` over every
+   text file of a real tree in-process, MB/s and ms per 10 KB, vs detect-secrets' ``scan_file``.
+4. CLI scan throughput (MB/s) over the tree: ``ctxaction scan DIR`` vs
    ``detect-secrets scan --all-files DIR``.
 
-Usage: python bench/secrets_bench.py [--tree DIR] [--runs N]
+``--compare DIR`` adds a row for another copy of the package (e.g. ``git archive`` of an older
+commit) to the hook and redaction measurements, so before/after come from the same run.
+``--profile`` prints where a hook run's time goes (import times, cProfile).
+
+Usage: python bench/secrets_bench.py [--tree DIR] [--runs N] [--max-mb MB] [--compare DIR]
 (detect-secrets from PyPI: ``pip install detect-secrets``.) Default tree: a checkout of the
 sphinx mirror under /work/.mirror when present, else this repository.
 """
@@ -32,6 +40,8 @@ from tests.secrets_corpus import Case, load, score  # noqa: E402
 
 BIN = Path(sys.executable).parent
 MIRROR = Path("/work/.mirror/sphinx-doc+sphinx/repo")
+_SUFFIXES = ".py .pyi .js .ts .css .html .md .rst .txt .json .yml .yaml .toml .cfg .ini .sh .c .h .xml"
+TEXT_SUFFIXES = frozenset(_SUFFIXES.split())
 
 
 def _tool(name: str) -> str:
@@ -42,6 +52,15 @@ def _tool(name: str) -> str:
     if which is None:
         sys.exit(f"{name} not found: pip install {'detect-secrets' if 'detect' in name else '-e .'} first")
     return which
+
+
+def _env(code: Path | None = None) -> dict[str, str]:
+    """The environment for timed runs: bytecode caching on (as in a normal install), and
+    ``code`` first on the path when timing another copy of the package."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    if code is not None:
+        env["PYTHONPATH"] = str(code)
+    return env
 
 
 def _git(cwd: Path, *args: str) -> None:
@@ -87,35 +106,57 @@ def _row(name: str, cases: list[Case], predicted: list[bool]) -> None:
     print(f"  {name:15s} precision {p:.3f}  recall {r:.3f}  F1 {f:.3f}")
 
 
-def _median_runtime(cmd: Sequence[str], cwd: Path, runs: int) -> tuple[float, int]:
-    times = []
-    code = 0
-    for _ in range(runs):
-        start = time.perf_counter()
-        code = subprocess.run(cmd, cwd=cwd, capture_output=True, check=False).returncode
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), code
+def _ordinary_code(tree: Path, count: int = 10) -> list[Path]:
+    """``count`` Python files of 4–16 KB spread over the tree (deterministic)."""
+    files = sorted(
+        p for p in tree.rglob("*.py") if 4000 <= p.stat().st_size <= 16000 and ".git" not in p.parts
+    )
+    if len(files) < count:
+        files = sorted(p for p in ROOT.joinpath("ctxaction").rglob("*.py") if p.stat().st_size > 2000)
+    step = max(1, len(files) // count)
+    return files[::step][:count]
 
 
-def hook_speed(work: Path, runs: int) -> None:
+def hook_speed(work: Path, tree: Path, runs: int, compare: Path | None) -> None:
     repo = work / "hookrepo"
     repo.mkdir()
     _git(repo, "init", "-q")
-    sources = sorted(p for p in (ROOT / "ctxaction").rglob("*.py") if p.stat().st_size > 2000)[:10]
     names = []
-    for i, src in enumerate(sources):
+    for i, src in enumerate(_ordinary_code(tree)):
         name = f"pkg/m{i}_{src.name}"
         (repo / name).parent.mkdir(exist_ok=True)
         shutil.copy(src, repo / name)
         names.append(name)
     _git(repo, "add", "-A")
-    ours, our_code = _median_runtime([_tool("ctxaction-secrets"), *names], repo, runs)
-    theirs, their_code = _median_runtime([_tool("detect-secrets-hook"), *names], repo, runs)
+    commands: dict[str, tuple[list[str], dict[str, str]]] = {
+        "python -c pass": ([sys.executable, "-c", "pass"], _env()),
+        "ctxaction-secrets": ([_tool("ctxaction-secrets"), *names], _env()),
+        "detect-secrets-hook": ([_tool("detect-secrets-hook"), *names], _env()),
+    }
+    if compare is not None:
+        label = f"ctxaction-secrets ({compare.name})"
+        commands[label] = ([_tool("ctxaction-secrets"), *names], _env(compare))
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    codes: dict[str, int] = {}
+    for run in range(runs + 1):  # run 0 warms caches and writes bytecode; not counted
+        for name, (cmd, env) in commands.items():
+            start = time.perf_counter()
+            codes[name] = subprocess.run(cmd, cwd=repo, env=env, capture_output=True, check=False).returncode
+            if run:
+                times[name].append(time.perf_counter() - start)
+    median = {name: statistics.median(values) for name, values in times.items()}
     size = sum((repo / n).stat().st_size for n in names) / 1024
-    print(f"hook on a 10-file commit ({size:.0f} KiB, median of {runs}, whole process):")
-    print(f"  ctxaction-secrets    {ours * 1000:7.1f} ms (exit {our_code})")
-    print(f"  detect-secrets-hook  {theirs * 1000:7.1f} ms (exit {their_code})")
+    bare = median["python -c pass"]
+    print(f"hook on a 10-file commit ({size:.0f} KiB of .py, median of {runs} interleaved runs):")
+    for name, value in median.items():
+        above = "" if name.startswith("python") else f"  ({(value - bare) * 1000:6.1f} ms above it)"
+        print(f"  {name:34s} {value * 1000:7.1f} ms  exit {codes[name]}{above}")
+    ours, theirs = median["ctxaction-secrets"], median["detect-secrets-hook"]
     print(f"  ratio ctxaction / detect-secrets = {ours / theirs:.2f}")
+    print(f"  ratio ctxaction / bare interpreter start = {ours / bare:.2f}")
+    if compare is not None:
+        old = median[f"ctxaction-secrets ({compare.name})"]
+        print(f"  ratio now / {compare.name} = {ours / old:.2f}")
 
 
 def _tree(work: Path, given: Path | None) -> Path:
@@ -132,30 +173,169 @@ def _tree(work: Path, given: Path | None) -> Path:
     return ROOT
 
 
-def throughput(work: Path, given: Path | None) -> None:
-    tree = _tree(work, given)
-    files = [p for p in tree.rglob("*") if p.is_file() and ".git" not in p.parts and not p.is_symlink()]
+def _text_files(tree: Path, max_mb: float, suffixes: frozenset[str] = TEXT_SUFFIXES) -> list[Path]:
+    """Text files drawn evenly from the whole tree (shuffled with a fixed seed), up to ``max_mb``."""
+    import random
+
+    pool = [
+        p
+        for p in sorted(tree.rglob("*"))
+        if p.suffix in suffixes and p.is_file() and not p.is_symlink() and ".git" not in p.parts
+    ]
+    random.Random(0).shuffle(pool)
+    chosen, total = [], 0
+    for path in pool:
+        size = path.stat().st_size
+        if total + size > max_mb * 1e6:
+            break
+        chosen.append(path)
+        total += size
+    return chosen
+
+
+_REDACT_RUN = """
+import sys, time
+from pathlib import Path
+from ctxaction.secure import redact
+paths = [Path(p) for p in sys.argv[1:]]
+texts = [(p.as_posix(), p.read_bytes().decode("utf-8", "replace")) for p in paths]
+redact("warm-up: API_KEY = 'x'", "x.py")
+start = time.perf_counter()
+for name, text in texts:
+    redact(text, name)
+print(time.perf_counter() - start, sum(len(t) for _, t in texts))
+"""
+
+_DETECT_SECRETS_RUN = """
+import sys, time
+from detect_secrets.core.scan import scan_file
+from detect_secrets.settings import default_settings
+with default_settings():
+    start = time.perf_counter()
+    for name in sys.argv[1:]:
+        list(scan_file(name))
+print(time.perf_counter() - start, 0)
+"""
+
+
+def redact_throughput(tree: Path, max_mb: float, compare: Path | None) -> None:
+    files = _text_files(tree, max_mb)
     mb = sum(p.stat().st_size for p in files) / 1e6
-    ours, _ = _median_runtime([_tool("ctxaction"), "scan", "--no-ignore", "--format", "json", "."], tree, 1)
-    theirs, _ = _median_runtime([_tool("detect-secrets"), "scan", "--all-files", "."], tree, 1)
-    print(f"scan throughput over {tree.name} ({len(files)} files, {mb:.1f} MB):")
-    print(f"  ctxaction scan          {mb / ours:7.2f} MB/s ({ours:.1f} s)")
-    print(f"  detect-secrets scan     {mb / theirs:7.2f} MB/s ({theirs:.1f} s)")
-    print(f"  ratio ctxaction / detect-secrets = {theirs / ours:.1f}x faster")
+    code = _text_files(tree, max_mb / 2, frozenset({".py"}))
+    code_mb = sum(p.stat().st_size for p in code) / 1e6
+    rows: list[tuple[str, str, Path | None, list[Path], float]] = [
+        ("ctxaction redact()", _REDACT_RUN, None, files, mb),
+        ("  .py files only", _REDACT_RUN, None, code, code_mb),
+    ]
+    if compare is not None:
+        rows.append((f"ctxaction redact() ({compare.name})", _REDACT_RUN, compare, files, mb))
+    rows.append(("detect-secrets scan_file()", _DETECT_SECRETS_RUN, None, files, mb))
+    print(f"redaction throughput over {len(files)} text files of {tree.name} ({mb:.1f} MB), in-process:")
+    speed = {}
+    for name, program, snapshot, paths, size in rows:
+        out = subprocess.run(
+            [sys.executable, "-c", program, *map(str, paths)],
+            env=_env(snapshot),
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
+        seconds = float(out[0])
+        speed[name] = size / seconds
+        per_10k = seconds / (size * 1e6 / 10_000) * 1000
+        print(f"  {name:36s} {size / seconds:8.2f} MB/s  {per_10k:7.3f} ms per 10 KB")
+    print(
+        "  ratio ctxaction / detect-secrets = "
+        f"{speed['ctxaction redact()'] / speed['detect-secrets scan_file()']:.1f}x faster"
+    )
+
+
+def throughput(work: Path, tree: Path, max_mb: float) -> None:
+    files = _text_files(tree, max_mb)
+    mb = sum(p.stat().st_size for p in files) / 1e6
+    folder = work / "scan"
+    for path in files:
+        target = folder / path.relative_to(tree)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, target)
+    timings = {}
+    for name, cmd in (
+        ("ctxaction scan", [_tool("ctxaction"), "scan", "--no-ignore", "--format", "json", "."]),
+        ("detect-secrets scan", [_tool("detect-secrets"), "scan", "--all-files", "."]),
+    ):
+        start = time.perf_counter()
+        subprocess.run(cmd, cwd=folder, env=_env(), capture_output=True, check=False)
+        timings[name] = time.perf_counter() - start
+    print(f"CLI scan throughput over {len(files)} text files of {tree.name} ({mb:.1f} MB), whole process:")
+    for name, seconds in timings.items():
+        print(f"  {name:24s} {mb / seconds:7.2f} MB/s ({seconds:.1f} s)")
+    ratio = timings["detect-secrets scan"] / timings["ctxaction scan"]
+    print(f"  ratio ctxaction / detect-secrets = {ratio:.1f}x faster")
+
+
+_PROFILE_RUN = """
+import cProfile, pstats, sys
+from ctxaction.hook import main
+profile = cProfile.Profile()
+profile.runcall(main, sys.argv[1:])
+pstats.Stats(profile, stream=sys.stdout).sort_stats("cumulative").print_stats(18)
+"""
+
+
+def profile(work: Path, runs: int) -> None:
+    repo = work / "hookrepo"
+    names = sorted(p.relative_to(repo).as_posix() for p in (repo / "pkg").iterdir())
+    best: dict[str, int] = {}
+    for _ in range(runs):
+        err = subprocess.run(
+            [sys.executable, "-X", "importtime", "-m", "ctxaction.hook", *names],
+            cwd=repo,
+            env=_env(),
+            capture_output=True,
+            text=True,
+            check=False,
+        ).stderr
+        for line in err.split("\n"):
+            parts = line.split("|")
+            if len(parts) == 3 and parts[1].strip().isdigit() and not parts[2].startswith("   "):
+                name = parts[2].strip()
+                best[name] = min(best.get(name, 10**9), int(parts[1]))
+    print(f"hook imports, cumulative µs (best of {runs}), top-level modules over 1 ms:")
+    for name, micros in sorted(best.items(), key=lambda kv: -kv[1]):
+        if micros >= 1000:
+            print(f"  {micros:8d}  {name}")
+    out = subprocess.run(
+        [sys.executable, "-c", _PROFILE_RUN, *names], cwd=repo, env=_env(), capture_output=True, text=True
+    ).stdout
+    print("hook cProfile (in-process, after imports of ctxaction.hook):")
+    print("\n".join("  " + line for line in out.strip().split("\n")[-24:]))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run all three measurements and print them."""
+    """Run the measurements and print them."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tree", type=Path, help="folder for the throughput run")
-    parser.add_argument("--runs", type=int, default=7, help="hook runs per tool (median)")
+    parser.add_argument("--tree", type=Path, help="folder for the throughput runs (default: sphinx mirror)")
+    parser.add_argument("--runs", type=int, default=9, help="hook runs per tool (median)")
+    parser.add_argument("--max-mb", type=float, default=4.0, help="text megabytes of the tree to scan")
+    parser.add_argument("--compare", type=Path, help="another copy of the package to time alongside")
+    parser.add_argument("--profile", action="store_true", help="also print import times and a cProfile")
+    parts = ("corpus", "hook", "redact", "scan")
+    parser.add_argument("--skip", action="append", default=[], choices=parts, help="skip a part")
     args = parser.parse_args(argv)
     _tool("detect-secrets")
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        corpus_accuracy(work)
-        hook_speed(work, args.runs)
-        throughput(work, args.tree)
+        tree = _tree(work, args.tree)
+        if "corpus" not in args.skip:
+            corpus_accuracy(work)
+        if "hook" not in args.skip:
+            hook_speed(work, tree, args.runs, args.compare)
+            if args.profile:
+                profile(work, args.runs)
+        if "redact" not in args.skip:
+            redact_throughput(tree, args.max_mb, args.compare)
+        if "scan" not in args.skip:
+            throughput(work, tree, args.max_mb)
     return 0
 
 

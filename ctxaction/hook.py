@@ -11,7 +11,6 @@ names (so ``core.hooksPath`` and worktrees are honoured); an existing hook is mo
 
 from __future__ import annotations
 
-import argparse
 import os
 import subprocess
 import sys
@@ -47,8 +46,46 @@ class HookError(Exception):
     """Install/uninstall cannot proceed; the message says why and what to do."""
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``ctxaction-secrets``; returns 1 when secrets are staged."""
+class _Args:
+    """The hook's options: what pre-commit passes (file names) and what a config may add."""
+
+    def __init__(self) -> None:
+        self.files: list[str] = []
+        self.all_lines = False
+        self.baseline: Path | None = None
+        self.config: Path | None = None
+
+
+def _parse(argv: Sequence[str]) -> _Args | None:
+    """Parse the common forms without argparse (which, with the ``shutil`` its help formatter
+    loads, is a noticeable share of a hook run); None for anything else (``--help``, typos,
+    missing values), which :func:`_parse_slow` handles with argparse's messages."""
+    args = _Args()
+    items = list(argv)
+    while items:
+        item = items.pop(0)
+        if item == "--":
+            args.files += items
+            break
+        if item == "--all-lines":
+            args.all_lines = True
+        elif item in ("--baseline", "--config") or item.startswith(("--baseline=", "--config=")):
+            name, eq, value = item.partition("=")
+            if not eq:
+                if not items or items[0].startswith("-"):
+                    return None
+                value = items.pop(0)
+            setattr(args, name[2:], Path(value))
+        elif item.startswith("-") and item != "-":
+            return None
+        else:
+            args.files.append(item)
+    return args
+
+
+def _parse_slow(argv: Sequence[str]) -> _Args:
+    import argparse
+
     parser = argparse.ArgumentParser(prog="ctxaction-secrets", description=__doc__.split("\n\n")[1])
     parser.add_argument("files", nargs="*", help="files to check (default: every staged change)")
     parser.add_argument(
@@ -58,7 +95,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--baseline", type=Path, metavar="FILE", help="ignore findings listed in this baseline"
     )
     parser.add_argument("--config", type=Path, help="config file (default: context-packages.yaml lookup)")
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv, namespace=_Args())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``ctxaction-secrets``; returns 1 when secrets are staged."""
+    argv = sys.argv[1:] if argv is None else argv
+    args = _parse(argv) or _parse_slow(argv)
 
     from ctxaction.secure.cli import ScanOptions, ScanUsageError, execute
     from ctxaction.secure.sources import repo_root
@@ -85,6 +128,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             config=args.config,
             only=only,
             cwd=root,
+            root=root,
         )
     try:
         return execute(opts)

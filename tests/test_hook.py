@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from ctxaction.cli import main as cli_main
 from ctxaction.hook import LEGACY_SUFFIX, MARKER, SHIM, install, main, uninstall
 from ctxaction.secure.synth import expand
 from tests.gitrepo import GitRepo
@@ -63,6 +64,57 @@ def test_entry_point_limits_itself_to_given_files(
     repo.git("add", "c.py")
     assert main(["c.py"]) == 0
     assert SECRET not in capsys.readouterr().out
+
+
+def test_hook_options_baseline_config_all_lines_and_dashdash(
+    make_repo: Callable[..., GitRepo], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = make_repo()
+    repo.write("old.py", KEY)
+    repo.git("add", "-A")
+    repo.git("commit", "-q", "-m", "old secret")
+    repo.write("old.py", KEY + "x = 1\n")  # only an unrelated line is added
+    repo.write("-dash.py", "y = 2\n")
+    repo.git("add", "-A")
+    monkeypatch.chdir(repo.root)
+    assert main(["old.py"]) == 0  # added lines only
+    assert main(["--all-lines", "old.py"]) == 1
+    assert main(["--", "-dash.py"]) == 0
+    baseline = repo.root / "baseline.json"
+    update = ["--baseline", str(baseline), "--update-baseline"]
+    assert cli_main(["scan", "--staged", "--all-lines", *update]) == 0
+    assert main(["--all-lines", f"--baseline={baseline}", "old.py"]) == 0
+    assert main(["--all-lines", "--baseline", str(baseline), "old.py"]) == 0
+    config = repo.root / "quiet.yaml"
+    config.write_text("secrets:\n  disabled_rules: [generic-secret]\n", encoding="utf-8")
+    assert main(["--all-lines", "--config", str(config), "old.py"]) == 0
+    out, err = capsys.readouterr()
+    assert SECRET not in out + err
+
+
+def test_hook_help_and_bad_options_fall_back_to_argparse(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["--help"])
+    assert done.value.code == 0
+    assert "--all-lines" in capsys.readouterr().out
+    for bad in (["--baseline"], ["--nope"], ["--all-lines=yes"]):
+        with pytest.raises(SystemExit) as failed:
+            main(bad)
+        assert failed.value.code == 2
+        assert "ctxaction-secrets: error:" in capsys.readouterr().err
+
+
+def test_hook_from_a_subfolder_maps_file_names_to_the_repository(
+    make_repo: Callable[..., GitRepo], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = make_repo()
+    repo.write("pkg/a.py", KEY)
+    repo.write("pkg/b.py", "x = 1\n")
+    repo.git("add", "-A")
+    monkeypatch.chdir(repo.root / "pkg")
+    assert main(["b.py"]) == 0
+    assert main(["a.py"]) == 1
+    assert main([]) == 1
 
 
 def test_outside_a_repository(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 _WORD = LazyPattern(r"[\w\-]")
 _KEY_CHAR = LazyPattern(r"[\w.\-]")
+_NEWLINE = LazyPattern("\n")
 _KEY_PREFIX_MAX = 40
 # Lines longer than this (minified code, data blobs) are searched in windows around keyword hits.
 LONG_LINE = 4096
@@ -132,11 +133,7 @@ class _Lines:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.starts = [0]
-        pos = text.find("\n")
-        while pos != -1:
-            self.starts.append(pos + 1)
-            pos = text.find("\n", pos + 1)
+        self.starts = [0, *(match.end() for match in _NEWLINE.finditer(text))]
 
     def number(self, offset: int) -> int:
         return bisect.bisect_right(self.starts, offset)
@@ -217,6 +214,7 @@ class Detector:
             key=_full_key(lines.text, match),
             quote=(match.group("q") if "q" in match.re.groupindex else "") or "",
             after=lines.text[end:line_end].rstrip("\r"),
+            label=(match.group("label") if "label" in match.re.groupindex else "") or "",
         )
         return rule.check(secret, ctx)
 

@@ -35,13 +35,21 @@ class Context:
     """What a check may look at besides the secret.
 
     ``key`` is the name a value is assigned to (generic rules), ``quote`` the quote that opened
-    the value (empty when unquoted) and ``after`` the rest of the line after the secret.
+    the value (empty when unquoted), ``after`` the rest of the line after the secret and
+    ``label`` what the rule's ``label`` group matched (a URL's scheme, for instance).
     """
 
-    __slots__ = ("after", "key", "line", "match", "path", "quote")
+    __slots__ = ("after", "key", "label", "line", "match", "path", "quote")
 
     def __init__(
-        self, match: str, line: str, path: str, key: str = "", quote: str = "", after: str = ""
+        self,
+        match: str,
+        line: str,
+        path: str,
+        key: str = "",
+        quote: str = "",
+        after: str = "",
+        label: str = "",
     ) -> None:
         self.match = match
         self.line = line
@@ -49,6 +57,7 @@ class Context:
         self.key = key
         self.quote = quote
         self.after = after
+        self.label = label
 
 
 class Rule:
@@ -143,6 +152,7 @@ def prefixed(
     fp: tuple[str, ...] = (),
     min_len: int = 8,
     reach: int = DEFAULT_REACH,
+    multiline: bool = False,
 ) -> Rule:
     """A rule for a token with a distinctive prefix: the value alone is enough."""
     pattern = rf"(?P<secret>{value}){END}"
@@ -157,5 +167,6 @@ def prefixed(
         fp=fp,
         min_len=min_len,
         reach=reach,
+        multiline=multiline,
         boundary=True,
     )

@@ -73,8 +73,13 @@ def _git(root: Path | None, *args: str, stdin: bytes | None = None) -> bytes:
 
 def repo_root(start: Path) -> Path | None:
     """The work tree root containing ``start``, or None when it is not inside a git repository."""
+    folder = start if start.is_dir() else start.parent
+    # Git runs hooks (and pre-commit its hooks) at the top of the work tree, where a ``.git``
+    # settles the question without a git process, unless the environment points git elsewhere.
+    if (folder / ".git").exists() and "GIT_DIR" not in os.environ and "GIT_WORK_TREE" not in os.environ:
+        return folder.resolve()
     try:
-        out = _git(start if start.is_dir() else start.parent, "rev-parse", "--show-toplevel")
+        out = _git(folder, "rev-parse", "--show-toplevel")
     except (SourceError, OSError):
         return None
     return Path(out.decode("utf-8", "replace").strip())
