@@ -12,6 +12,7 @@ keywords, which Python's ``re`` tries branch by branch at every position.
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Iterable, Iterator, Sequence
 
 from ctxaction.secure.allow import Allowlist, inline_allowed
@@ -22,13 +23,10 @@ from ctxaction.secure.lazyre import LazyPattern
 from ctxaction.secure.placeholders import KNOWN_EXAMPLES, is_fake_token
 from ctxaction.secure.rule import Context, Rule
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    import re
-
 _WORD = LazyPattern(r"[\w\-]")
 _KEY_CHAR = LazyPattern(r"[\w.\-]")
 _NEWLINE = LazyPattern("\n")
+_MATCH_END = re.Match.end
 _KEY_PREFIX_MAX = 40
 # Lines longer than this (minified code, data blobs) are searched in windows around keyword hits.
 LONG_LINE = 4096
@@ -39,7 +37,7 @@ class _Triggers:
     and keywords with capitals (matched as written). Maps each keyword to the rules it wakes."""
 
     def __init__(self, rules: Sequence[Rule]) -> None:
-        from ahocorasick_rs import AhoCorasick
+        from ahocorasick_rs import AhoCorasick, Implementation
 
         self.rules = rules
         lower: dict[str, list[int]] = {}
@@ -53,8 +51,10 @@ class _Triggers:
                 table.setdefault(keyword, []).append(index)
         self.lower_rules = [tuple(v) for v in lower.values()]
         self.exact_rules = [tuple(v) for v in exact.values()]
-        self.lower = AhoCorasick(list(lower)) if lower else None
-        self.exact = AhoCorasick(list(exact)) if exact else None
+        # A DFA costs ~1 ms to build and searches ~3x faster than the default NFA.
+        dfa = Implementation.DFA
+        self.lower = AhoCorasick(list(lower), implementation=dfa) if lower else None
+        self.exact = AhoCorasick(list(exact), implementation=dfa) if exact else None
 
     def hits(self, text: str) -> Iterator[tuple[tuple[int, ...], int, int]]:
         """``(rule indexes, start, end)`` for every keyword occurrence in ``text``."""
@@ -133,7 +133,8 @@ class _Lines:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.starts = [0, *(match.end() for match in _NEWLINE.finditer(text))]
+        # map() over the C method: no Python frame per line, which matters for long files.
+        self.starts = [0, *map(_MATCH_END, _NEWLINE.finditer(text))]
 
     def number(self, offset: int) -> int:
         return bisect.bisect_right(self.starts, offset)

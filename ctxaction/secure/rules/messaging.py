@@ -31,8 +31,8 @@ RULES: list[Rule] = [
     ),
     prefixed(
         "discord-bot-token", "Discord bot token", r"[MNO][A-Za-z\d]{23,25}\.[\w\-]{6}\.[\w\-]{27,38}",
-        # No prefix of its own: the regex runs over the whole text of a file that names Discord.
-        ("discord",), entropy=4.0, multiline=True,
+        # No prefix of its own: it must share a line with a word a bot's token sits next to.
+        ("discord", "token", "bot", "login(", ".run("), entropy=4.0,
         tp=("DISCORD_BOT_TOKEN=M<<alnum:25>>.<<b64url:6>>.<<b64url:38>>",), fp=("MTxxxxxxxxx.xxxxxx.xxxxxxxx",),
     ),
     keyed(
