@@ -87,6 +87,13 @@ _SCHEMA = {
     "sensitive_paths": [str],
     "rules": {"sources": [_RULE_SOURCE], "nested": bool, "skills": [str]},
     "profiles": MapOf(_PROFILE),
+    # Read by the secret scanner and hook (ctxaction.secure.settings, which also checks rule ids,
+    # regexes and sizes); accepted here so one file configures both.
+    "secrets": {
+        "allowlist": {"paths": [str], "regexes": [str], "stopwords": [str]},
+        "disabled_rules": [str],
+        "max_file_size": int,
+    },
 }
 # Replaced whole when a user file sets them, never merged key by key: a partial `shares` would
 # silently keep defaults that no longer add up.

@@ -211,3 +211,40 @@ def test_merge_commit_in_progress(
     assert run(repo, "--staged", monkeypatch=monkeypatch) == 1
     err = capsys.readouterr().err
     assert "a.py: skipped: unmerged" in err
+
+
+def test_one_config_file_serves_build_and_scan(
+    make_repo: Callable[..., GitRepo],
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    repo = make_repo()
+    config = (
+        "default_profile: bugfix\n"
+        "secrets:\n"
+        "  allowlist:\n"
+        "    paths: ['tests/fixtures/**']\n"
+        "    stopwords: [localdev]\n"
+        "  disabled_rules: [jwt]\n"
+        "  max_file_size: 500000\n"
+    )
+    source = "def parse_date(text):\n    return text.split('-')\n\n" + KEY
+    repo.commit(
+        {"context-packages.yaml": config, "lib/dates.py": source, "tests/fixtures/keys.py": KEY2}, "init"
+    )
+    issue = tmp_path / "issue.txt"
+    issue.write_text("parse_date fails\n\nparse_date in lib/dates.py breaks.\n", encoding="utf-8")
+    build = ["build", "--repo", str(repo.root), "--issue-file", str(issue), "--format", "json"]
+    assert main(build) == 0
+    out, err = capsys.readouterr()
+    assert "lib/dates.py" in out and "[REDACTED:generic-secret]" in out
+    assert SECRET not in out + err
+    assert run(repo, "tests", monkeypatch=monkeypatch) == 0  # allowlisted path
+    assert run(repo, "lib", monkeypatch=monkeypatch) == 1
+    assert SECRET not in "".join(capsys.readouterr())
+    (repo.root / "context-packages.yaml").write_text(config.replace("500000", "big"), encoding="utf-8")
+    assert main(build) != 0
+    assert "context-packages.yaml:7: secrets.max_file_size" in capsys.readouterr().err
+    assert run(repo, "lib", monkeypatch=monkeypatch) == 2
+    assert "context-packages.yaml:7: secrets.max_file_size" in capsys.readouterr().err
