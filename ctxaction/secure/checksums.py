@@ -70,6 +70,19 @@ def _b64url(part: str) -> bytes:
     return base64.urlsafe_b64decode(part + "=" * (-len(part) % 4))
 
 
+def b64_text(value: str) -> str | None:
+    """``value`` decoded from standard base64 when that gives printable UTF-8 text, else None."""
+    import base64
+
+    if len(value) % 4:
+        return None
+    try:
+        text = base64.b64decode(value, validate=True).decode("utf-8")
+    except ValueError:
+        return None
+    return text if text and all(ch.isprintable() or ch in "\r\n\t" for ch in text) else None
+
+
 def failed_checksum(value: str) -> bool:
     """True when ``value`` has the shape of a checksummed token format but a wrong checksum."""
     if len(value) == 40 and value[:4] in ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"):

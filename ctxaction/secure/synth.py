@@ -7,7 +7,9 @@ deterministic for a given seed.
 
 Forms: ``<<CLASS:N>>`` (N random chars of CLASS), ``<<gh:PREFIX>>`` / ``<<ghbad:PREFIX>>``
 (GitHub token with a valid / broken checksum), ``<<npm>>``, ``<<card:PREFIX:LEN>>`` (Luhn-valid),
-``<<cardbad:PREFIX:LEN>>``, ``<<jwt>>``, ``<<uuid>>``, ``<<pem:LABEL>>`` (a key block).
+``<<cardbad:PREFIX:LEN>>``, ``<<jwt>>``, ``<<uuid>>``, ``<<pem:LABEL>>`` (a key block),
+``<<b64text:CLASS:N>>`` / ``<<b64text:word:TEXT>>`` / ``<<b64text:basic:USER>>`` (base64 of random
+text, of TEXT, of ``USER:password``).
 """
 
 from __future__ import annotations
@@ -80,6 +82,8 @@ def _generate(rng: random.Random, kind: str, arg: str) -> str:
     if kind in ("card", "cardbad"):
         prefix, _, length = arg.partition(":")
         return _card(rng, prefix or "4", int(length or 16), valid=kind == "card")
+    if kind == "b64text":
+        return base64.b64encode(_b64_plain(rng, arg).encode()).decode()
     if kind == "uuid":
         h = _chars(rng, CLASSES["hex"], 32)
         return f"{h[:8]}-{h[8:12]}-4{h[13:16]}-a{h[17:20]}-{h[20:]}"
@@ -88,6 +92,17 @@ def _generate(rng: random.Random, kind: str, arg: str) -> str:
     if kind == "pem":
         return _pem(rng, arg or "RSA PRIVATE KEY")
     raise ValueError(f"unknown example form <<{kind}>>")
+
+
+def _b64_plain(rng: random.Random, arg: str) -> str:
+    """The text a ``<<b64text:…>>`` form encodes: ``CLASS:N`` random characters, ``word:TEXT``
+    literally, ``basic:USER`` as ``USER:`` + a random password."""
+    form, _, rest = arg.partition(":")
+    if form == "word":
+        return rest
+    if form == "basic":
+        return f"{rest}:{_chars(rng, CLASSES['pw'], 16)}"
+    return _chars(rng, CLASSES[form], int(rest or 32))
 
 
 def _card(rng: random.Random, prefix: str, length: int, *, valid: bool) -> str:

@@ -9,6 +9,7 @@ from ctxaction.secure.rules import (
     code_hosts,
     databases,
     generic,
+    infra,
     keys,
     messaging,
     payments,
@@ -27,6 +28,7 @@ ALL_RULES: tuple[Rule, ...] = (
     *registries.RULES,
     *saas.RULES,
     *databases.RULES,
+    *infra.RULES,
     *generic.RULES,
 )
 

@@ -76,7 +76,7 @@ def _is_literal(secret: str, ctx: Context) -> bool:
     return not (_ext(ctx.path) in _CODE_EXT and _IDENTIFIER.fullmatch(secret))
 
 
-def _looks_like_value(secret: str) -> bool:
+def looks_like_value(secret: str) -> bool:
     """Shapes that are never credentials: numbers, versions, paths, URLs, file names, identifiers."""
     if _NUMBER.match(secret) or _VERSION.match(secret) or _PATHLIKE.match(secret) or _FILENAME.match(secret):
         return False
@@ -96,7 +96,7 @@ def _key_ok(key: str) -> bool:
 
 
 def _secret_check(secret: str, ctx: Context) -> bool:
-    if not (_key_ok(ctx.key) and _is_literal(secret, ctx) and _looks_like_value(secret)):
+    if not (_key_ok(ctx.key) and _is_literal(secret, ctx) and looks_like_value(secret)):
         return False
     if len(secret) < 10 or (char_classes(secret) < 2 and not is_hex(secret)):
         return False
@@ -108,12 +108,12 @@ def _secret_check(secret: str, ctx: Context) -> bool:
 
 
 def _password_check(secret: str, ctx: Context) -> bool:
-    if not (_key_ok(ctx.key) and _is_literal(secret, ctx) and _looks_like_value(secret)):
+    if not (_key_ok(ctx.key) and _is_literal(secret, ctx) and looks_like_value(secret)):
         return False
-    return _strong_enough(secret)
+    return strong_enough(secret)
 
 
-def _strong_enough(secret: str) -> bool:
+def strong_enough(secret: str) -> bool:
     """Password-grade randomness: not a word, not a short simple string."""
     return len(secret) >= 6 and shannon(secret) >= 2.3 and (char_classes(secret) >= 2 or len(secret) >= 12)
 
@@ -155,7 +155,7 @@ RULES: list[Rule] = [
         r"[^\"]{0,30})\"[ \t]{1,4}value=(?P<q>\")(?P<secret>[^\"\s]{6,300})\"",
         ("add key",),
         generic=True,
-        check=lambda s, ctx: _key_ok(ctx.key) and _looks_like_value(s) and _password_check(s, ctx),
+        check=lambda s, ctx: _key_ok(ctx.key) and looks_like_value(s) and _password_check(s, ctx),
         tp=('<add key="ApiKey" value="<<alnum:32>>" />', '<add key="Smtp.Password" value="<<pw:14>>"/>'),
         fp=('<add key="ApiKeyHeader" value="X-Api-Key" />', '<add key="Password" value="#{DbPassword}#" />'),
     ),
@@ -167,7 +167,7 @@ RULES: list[Rule] = [
         r"(?P<q>['\"]?)(?P<secret>[^\s'\"$`{}<>()]{6,200})",
         ("sshpass", "mysql", "--pass", "--token", "--api", "--secret", "--client-secret", "--auth-token"),
         generic=True,
-        check=lambda s, ctx: _looks_like_value(s) and _strong_enough(s),
+        check=lambda s, ctx: looks_like_value(s) and strong_enough(s),
         tp=("sshpass -p '<<pw:12>>' ssh deploy@10.0.0.5", "mysql -u root -p<<alnum:14>> shop",
             "mysqladmin --password <<pw:14>> status"),
         fp=('parser.add_argument("--password", help="db password")', "mysql -u root -p shop",
@@ -178,7 +178,7 @@ RULES: list[Rule] = [
         r"(?i)<(?P<key>[\w:.\-]{0,40}?(?:password|passwd|secret|token|api[_\-]?key|apikey|access[_\-]?key)"
         r"[\w:.\-]{0,30})>[ \t]{0,4}(?P<secret>[^<\s]{6,300})[ \t]{0,4}</",
         ("pass", "secret", "token", "key"), generic=True,
-        check=lambda s, ctx: _key_ok(ctx.key) and _looks_like_value(s) and _password_check(s, ctx),
+        check=lambda s, ctx: _key_ok(ctx.key) and looks_like_value(s) and _password_check(s, ctx),
         tp=("<password><<pw:16>></password>", "<add key='x'/><apiKey><<alnum:32>></apiKey>"),
         fp=("<password>${db.password}</password>", "<token>xxxxxxxx</token>", "<passwordLength>12</passwordLength>"),
     ),
