@@ -11,7 +11,7 @@ _SCHEME_NAMES = """postgres postgresql mysql mariadb mssql sqlserver oracle mong
     amqps rabbitmq
     kafka nats clickhouse cockroachdb couchdb neo4j bolt cassandra elasticsearch memcached ldap ldaps ftp
     ftps sftp smtp smtps imap imaps http https ws wss ssh git svn s3 snowflake db2 influxdb questdb presto
-    trino hive"""
+    trino hive cloudinary"""
 _SCHEMES = frozenset(_SCHEME_NAMES.split())
 
 

@@ -221,4 +221,35 @@ RULES: list[Rule] = [
         "circleci-legacy-token", "CircleCI legacy API token", r"circle[_\-]?(?:ci)?[_\-]?token", r"[a-f0-9]{40}",
         ("circle",), tp=("CIRCLE_TOKEN=<<hex:40>>",), fp=("CIRCLE_BRANCH=main",),
     ),
+    prefixed(
+        "onepassword-service-account-token", "1Password service account token", r"ops_eyJ[A-Za-z0-9+/=_\-]{250,2000}",
+        ("ops_eyJ",), entropy=4.0, reach=2100,
+        tp=("OP_SERVICE_ACCOUNT_TOKEN=ops_eyJ<<b64:300>>",), fp=("OP_SERVICE_ACCOUNT_TOKEN=ops_eyJ<<lower:12>>",),
+    ),
+    prefixed(
+        "openshift-user-token", "OpenShift user token", r"sha256~[\w\-]{43}", ("sha256~",), entropy=3.5,
+        tp=("oc login --token=sha256~<<b64url:43>> --server=https://api.ocp.acme.io:6443",),
+        fp=("sha256~<<lower:12>>", "image: registry.acme.io/app@sha256:<<hex:64>>"),
+    ),
+    prefixed(
+        "adobe-client-secret", "Adobe (I/O) client secret", r"p8e-[A-Za-z0-9\-]{32}", ("p8e-",), entropy=3.5,
+        tp=("ADOBE_CLIENT_SECRET=p8e-<<alnum:32>>",), fp=("p8e-<<lower:8>>",),
+    ),
+    prefixed(
+        "defined-networking-api-token", "Defined Networking (Nebula) API token",
+        r"dnkey-[a-z0-9=_\-]{26}-[a-z0-9=_\-]{52}", ("dnkey-",), entropy=3.5,
+        tp=("DN_API_KEY=dnkey-<<lownum:26>>-<<lownum:52>>",), fp=("dnkey-<<lownum:8>>",),
+    ),
+    Rule(
+        "sidekiq-enterprise-credential", "Sidekiq Pro / Enterprise gem source credential",
+        r"(?:(?i:bundle_(?:enterprise|gems)__contribsys__com)[ \t]{0,4}[=:][ \t]{0,4}['\"]?|(?i:https?)://)"
+        r"(?P<secret>[a-f0-9]{8}:[a-f0-9]{8})(?=['\"\s]|$|@(?:gems|enterprise)\.contribsys\.com)",
+        ("contribsys",), min_len=17,
+        tp=("BUNDLE_ENTERPRISE__CONTRIBSYS__COM=<<hex:8>>:<<hex:8>>", "source 'https://<<hex:8>>:<<hex:8>>@enterprise.contribsys.com/'"),
+        fp=("BUNDLE_ENTERPRISE__CONTRIBSYS__COM=${SIDEKIQ_CREDS}",),
+    ),
+    keyed(
+        "fastly-api-token", "Fastly API token", r"fastly", r"[A-Za-z0-9_\-]{32}", ("fastly",), entropy=3.5,
+        tp=("FASTLY_API_TOKEN=<<b64url:32>>",), fp=("FASTLY_SERVICE_ID=acme-prod",),
+    ),
 ]
