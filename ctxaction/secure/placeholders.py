@@ -19,7 +19,8 @@ PLACEHOLDER_WORDS: tuple[str, ...] = _words(
     yourtoken yoursecret yourpassword my_secret mysecret mypassword my-secret insert redacted dummy
     fake sample mock xxxx **** .... … todo fixme foobar notasecret not_a_secret not-a-secret nosecret
     secret_here token_here key_here password_here put_your enter_your abcdef qwerty 00000 12345 lorem
-    ipsum < > ${ {{ }} $( %( #{ [[ ]]"""
+    ipsum < > ${ {{ }} $( %( #{ [[ ]] test- test_ -test _test not-for-prod not_for_prod
+    notforprod do-not-use do_not_use donotuse dev-only dev_only"""
 )
 
 # Whole values (lowercased) that are never secrets by themselves: words, defaults of dev images.

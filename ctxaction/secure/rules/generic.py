@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from ctxaction.secure.checksums import failed_checksum
+from ctxaction.secure.checksums import b64_text, failed_checksum
 from ctxaction.secure.entropy import char_classes, is_hex, shannon
 from ctxaction.secure.lazyre import LazyPattern
 from ctxaction.secure.placeholders import is_placeholder
@@ -41,6 +41,10 @@ _NOT_SECRET_KEY = LazyPattern(
     r"column|index|position|pos|offset|start|end|usage|type|budget|estimate|counter|"
     r"public|pub|publishable|example|sample|test|mock|dummy|fake)$"
 )
+# ``key`` as in a lookup key (``TOKEN_STORAGE_KEY``, ``SECRET_CACHE_KEY``), not a credential.
+_LOOKUP_KEY = LazyPattern(r"(?:storage|cache|lookup|header|param|query|field|column|env|var|name|map|dict|index)_?keys?$")
+# Words joined by separators, no digits: identifiers and paths rather than random secrets.
+_WORD_PATH = LazyPattern(r"[A-Za-z_]{1,40}(?:[.:/\-][A-Za-z_]{1,40}){1,8}")
 _CAMEL = LazyPattern(r"([a-z0-9])([A-Z])")
 _CALL = LazyPattern(r"[A-Za-z_$][\w$.]*\(")
 _PUBLIC_KEY_NAME = LazyPattern(r"(?i)public|publishable|(?:^|_)pub(?:_|$)")
@@ -82,6 +86,9 @@ def looks_like_value(secret: str) -> bool:
         return False
     if is_placeholder(secret):
         return False
+    decoded = b64_text(secret) if len(secret) >= 8 else None
+    if decoded is not None and is_placeholder(decoded):
+        return False  # base64 of a stand-in (a Secret manifest's ``Y2hhbmdlbWU=``, "changeme")
     return not failed_checksum(secret)
 
 
@@ -90,6 +97,8 @@ def _key_ok(key: str) -> bool:
     if _NOT_SECRET_KEY.search(key) or _PUBLIC_KEY_NAME.search(key):
         return False
     snake = re.sub(r"[.\-]", "_", key.lower())
+    if _LOOKUP_KEY.search(snake):
+        return False
     if _PASS_KEY.search(snake) or any(w in snake for w in ("secret", "token", "credential")):
         return True
     return bool(_CREDENTIAL_KEY.search(snake))
@@ -102,6 +111,8 @@ def _secret_check(secret: str, ctx: Context) -> bool:
         return False
     if secret.isalpha() and (secret.islower() or secret.isupper()):
         return False  # one word: ``token: bearer``, ``auth: BASIC``
+    if _WORD_PATH.fullmatch(secret):
+        return False  # ``auth.accessToken``, ``session/refresh-token``: a name, not a credential
     if is_hex(secret):
         return len(secret) >= 16 and shannon(secret) >= 3.0
     return shannon(secret) >= 3.2
