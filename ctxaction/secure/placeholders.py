@@ -17,7 +17,7 @@ def _words(text: str) -> tuple[str, ...]:
 PLACEHOLDER_WORDS: tuple[str, ...] = _words(
     """example placeholder changeme change_me change-me changeit replace your_ your- yourkey
     yourtoken yoursecret yourpassword my_secret mysecret mypassword my-secret insert redacted dummy
-    fake sample mock xxxx **** .... … todo fixme foobar notasecret not_a_secret not-a-secret nosecret
+    fake sample mock xxxx **** ... … todo fixme foobar notasecret not_a_secret not-a-secret nosecret
     secret_here token_here key_here password_here put_your enter_your abcdef qwerty 00000 12345 lorem
     ipsum < > ${ {{ }} $( %( #{ [[ ]] test- test_ -test _test not-for-prod not_for_prod
     notforprod do-not-use do_not_use donotuse dev-only dev_only"""
@@ -44,6 +44,7 @@ _REFERENCE = LazyPattern(
       | %[A-Za-z_][A-Za-z0-9_]{0,80}%               # %VAR%
       | \$\(.{0,200}\)                              # $(command)
       | \{\{.{0,200}\}\}                            # {{ template }}
+      | \{[A-Za-z_][\w.\[\]'"-]{0,80}(?:![rsa])?(?::[^{}]{0,20})?\}  # {name}: str.format / f-string field
       | <%.{0,200}%>                                # <%= erb %>
       | <[A-Za-z_][A-Za-z0-9 _.:-]{0,80}>           # <your-key>
       | (?:os\.environ|os\.getenv|process\.env|env|ENV|getenv|System\.getenv|secrets|vars)\b.{0,120}
@@ -66,6 +67,10 @@ KNOWN_EXAMPLES: frozenset[str] = frozenset(
 )
 
 
+# Leetspeak spellings of the words above (``P4$$w0rd``, ``s3cr3t``) are the same stand-ins.
+_LEET = str.maketrans("4@$0315!7", "aasoeisit")
+
+
 def is_reference(value: str) -> bool:
     """True when ``value`` points at a secret stored elsewhere (env var, template, call, vault)."""
     return bool(_REFERENCE.match(value.strip()))
@@ -77,7 +82,7 @@ def is_placeholder(value: str) -> bool:
     if not stripped:
         return True
     lower = stripped.lower()
-    if stripped in KNOWN_EXAMPLES or lower in PLACEHOLDER_VALUES:
+    if stripped in KNOWN_EXAMPLES or {lower, lower.translate(_LEET)} & PLACEHOLDER_VALUES:
         return True
     if any(word in lower for word in PLACEHOLDER_WORDS) or "%s" in stripped or "%d" in stripped:
         return True

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from ctxaction.secure.rule import Context, Rule
 
 # URL schemes whose ``user:password@`` part is a credential. The regex takes any scheme (a short
@@ -13,16 +15,22 @@ _SCHEME_NAMES = """postgres postgresql mysql mariadb mssql sqlserver oracle mong
     ftps sftp smtp smtps imap imaps http https ws wss ssh git svn s3 snowflake db2 influxdb questdb presto
     trino hive cloudinary"""
 _SCHEMES = frozenset(_SCHEME_NAMES.split())
+_STAND_INS = frozenset({"pass", "pw", "pwd", "password"})
 
 
 def _url_password_ok(secret: str, ctx: Context) -> bool:
     """A known scheme, and a password that is not a template or documentation (``user:pass@``)."""
-    from ctxaction.secure.placeholders import is_placeholder
+    from ctxaction.secure.placeholders import PLACEHOLDER_VALUES, is_placeholder
 
     scheme = ctx.label.lower()
     if scheme not in _SCHEMES and "+" not in scheme and not scheme.startswith("jdbc:"):
         return False
-    return not is_placeholder(secret) and secret.lower() not in {"pass", "pw", "pwd", "password"}
+    from urllib.parse import unquote
+
+    words = [w for w in re.split(r"[\s_\-#%&+.,:;]+", unquote(secret).lower()) if w]
+    if all(w in _STAND_INS or w in PLACEHOLDER_VALUES for w in words):
+        return False  # ``user:pass``, ``user:pass%20pass``
+    return not is_placeholder(secret)
 
 
 RULES: list[Rule] = [

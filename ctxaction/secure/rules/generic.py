@@ -44,7 +44,9 @@ _NOT_SECRET_KEY = LazyPattern(
 # ``key`` as in a lookup key (``TOKEN_STORAGE_KEY``, ``SECRET_CACHE_KEY``), not a credential.
 _LOOKUP_KEY = LazyPattern(r"(?:storage|cache|lookup|header|param|query|field|column|env|var|name|map|dict|index)_?keys?$")
 # Words joined by separators, no digits: identifiers and paths rather than random secrets.
-_WORD_PATH = LazyPattern(r"[A-Za-z_]{1,40}(?:[.:/\-][A-Za-z_]{1,40}){1,8}")
+_WORD_PATH = LazyPattern(r"[A-Za-z]{1,40}(?:[._:/\-][A-Za-z]{1,40}){1,8}")
+# ``act --secret NAME="$VALUE"``: the option names a variable, its value comes after ``=``.
+_NAME_EQUALS = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*=")
 _CAMEL = LazyPattern(r"([a-z0-9])([A-Z])")
 _CALL = LazyPattern(r"[A-Za-z_$][\w$.]*\(")
 _PUBLIC_KEY_NAME = LazyPattern(r"(?i)public|publishable|(?:^|_)pub(?:_|$)")
@@ -77,7 +79,12 @@ def _is_literal(secret: str, ctx: Context) -> bool:
         return False  # prose after the value: ``password: Please enter your password``
     if _DOTTED.fullmatch(secret) or _CALL.match(secret):
         return False  # ``config.password``, ``settings.API_KEY``: an expression in any file type
-    return not (_ext(ctx.path) in _CODE_EXT and _IDENTIFIER.fullmatch(secret))
+    if any(ch in secret for ch in "()[]{}"):
+        return False  # ``data={'password': password}``, ``tokens: dict[str, int] = {}``
+    if _ext(ctx.path) not in _CODE_EXT:
+        return True
+    # In code an unquoted value is an expression: a name, or an operator first (``!!process.env.X``).
+    return secret[0].isalnum() and not _IDENTIFIER.fullmatch(secret)
 
 
 def looks_like_value(secret: str) -> bool:
@@ -135,7 +142,9 @@ _VALUE = r"(?P<secret>[^\s'\"`,;<>]{6,300})"
 def _assign(words: str) -> str:
     return (
         rf"(?i)(?P<key>(?:{words})[\w.\-]{{0,30}}?)['\"]?[ \t]{{0,4}}"
-        r"(?:=|:=|::=|=>|:|\?=|\|\|=|(?<=['\"]),)[ \t]{0,4}(?:[@!]?(?P<q>['\"`]))?" + _VALUE
+        # A comma separates a quoted key from a quoted value (``setdefault("KEY", "v")``); an
+        # unquoted argument after it is a variable.
+        r"(?:=|:=|::=|=>|:|\?=|\|\|=|(?<=['\"]),(?=[ \t]{0,4}['\"`]))[ \t]{0,4}(?:[@!]?(?P<q>['\"`]))?" + _VALUE
     )
 
 
@@ -178,7 +187,7 @@ RULES: list[Rule] = [
         r"(?P<q>['\"]?)(?P<secret>[^\s'\"$`{}<>()]{6,200})",
         ("sshpass", "mysql", "--pass", "--token", "--api", "--secret", "--client-secret", "--auth-token"),
         generic=True,
-        check=lambda s, ctx: looks_like_value(s) and strong_enough(s),
+        check=lambda s, ctx: looks_like_value(s) and strong_enough(s) and not _NAME_EQUALS.fullmatch(s),
         tp=("sshpass -p '<<pw:12>>' ssh deploy@10.0.0.5", "mysql -u root -p<<alnum:14>> shop",
             "mysqladmin --password <<pw:14>> status"),
         fp=('parser.add_argument("--password", help="db password")', "mysql -u root -p shop",

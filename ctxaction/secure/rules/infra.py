@@ -67,6 +67,14 @@ def _user_password_check(secret: str, ctx: Context) -> bool:
     return not is_reference(secret) and looks_like_value(secret) and strong_enough(secret)
 
 
+def _prose_password_check(secret: str, ctx: Context) -> bool:
+    """``the password is X``: only values no sentence would use as a word."""
+    value = secret.rstrip(".,;:!?)")
+    if len(value) < 8 or not looks_like_value(value) or not strong_enough(value):
+        return False
+    return char_classes(value) >= (2 if ctx.quote else 3)
+
+
 _B64 = r"(?:[A-Za-z0-9+/]{4}){2,2000}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?"
 
 RULES: list[Rule] = [
@@ -97,13 +105,23 @@ RULES: list[Rule] = [
     ),
     Rule(
         "netrc-password", "Password in a .netrc entry (machine … login … password …)",
-        r"(?i)(?:^|[ \t])password[ \t]{1,8}(?P<secret>[^\s'\"]{3,200})",
+        r"(?i)(?:^|[ \t])password[ \t]{1,8}(?P<secret>[^\s'\"\\]{3,200})",
         ("password",), generic=True, check=_netrc_check,
         tp=("[.netrc] machine api.acme.io login deploy password <<pw:16>>",
             "[ci.sh] echo 'machine git.acme.io login ci password <<alnum:20>>' > ~/.netrc",
             "[.netrc] password <<alnum:18>>"),
         fp=("[.netrc] machine api.acme.io login deploy password ${NETRC_PASSWORD}",
             "[README.md] Enter your login and password below", "[app.py] # the password is never stored"),
+    ),
+    Rule(
+        "prose-password", "Password written into prose (\"the password is …\", \"pwd: …\")",
+        r"(?i)\b(?:password|passwd|passphrase)[ \t]{1,4}(?:is|was|for[ \t][\w.\-@]{1,60}[ \t]is)[ \t]{1,4}"
+        r"(?P<q>[`'\"]?)(?P<secret>[^\s`'\"]{6,100})",
+        ("password", "passwd", "passphrase"), generic=True, check=_prose_password_check,
+        tp=("[notes.md] The staging database password is `<<pw:14>>` (user deploy).",
+            "[handover.txt] root password for db-01 is <<pw:16>>"),
+        fp=("[README.md] The password is required.", "[docs.md] If the password is incorrect, try again.",
+            "[docs.md] the password is hashed with bcrypt", "[faq.md] The default password is `changeme`."),
     ),
     Rule(
         "http-basic-auth", "HTTP Basic credentials in an Authorization header",
