@@ -25,22 +25,26 @@ from ctxaction.pack.excerpt import Range
 # Share of the files budget the core slices may take before the relevance fill starts.
 CORE_SHARE = 0.4
 CORE_LINES = 30
+# Every file first gets a glimpse (the head of its core) for breadth; the first FULL_CORES files
+# then get their whole core.
+GLIMPSE_LINES = 10
+FULL_CORES = 3
 CORE_CONTEXT = 2
 # Relevance outside focus spans: fades by half every `2 * context` lines past the context.
-CONTEXT_KEEP = 0.9
+CONTEXT_KEEP = 0.4
 SIGNATURE_RELEVANCE = 0.05
 BASE_RELEVANCE = 0.04
 # The best files are packed whole when the rest of each costs at most this share of the files
 # budget (whole is worth it: the fix is often outside the lines the signals point at).
 WHOLE_SHARES = (0.5, 0.3, 0.2)
 # Damping of score ratios between files (1 = proportional to score).
-SCORE_EXPONENT = 1.0
+SCORE_EXPONENT = 2.0
 # Files longer than this are only ever excerpted (no base relevance for their other lines).
 WHOLE_FILE_MAX_LINES = 3000
 # Gaps up to this many lines are filled when that costs no more than their marker.
 GAP_FILL = 3
-MAX_REASONS = 3
-REASON_CHARS = 120
+MAX_REASONS = 2
+REASON_CHARS = 90
 _BLOCK = 16
 
 
@@ -138,18 +142,19 @@ def _anchors(plan: _Plan) -> list[int]:
     return anchor_distance(plan.n, [f.start for f in plan.source.candidate.focus])
 
 
-def core_lines(source: FileSource, signatures: frozenset[int]) -> list[int]:
-    """The slice a top file gets first: its strongest focus span (capped), else its outline/head."""
+def core_lines(source: FileSource, signatures: frozenset[int], size: int = CORE_LINES) -> list[int]:
+    """The slice a file gets first: its strongest focus span (at most ``size`` lines), else its
+    outline or its head."""
     n = len(source.lines)
     spans = [f for f in source.candidate.focus if f.start <= n and f.end >= 1]
     if spans:
         best = max(spans, key=lambda f: (f.weight, -(f.end - f.start), -f.start))
         start = max(1, best.start - CORE_CONTEXT)
-        end = min(n, best.end + CORE_CONTEXT, start + CORE_LINES - 1)
+        end = min(n, best.end + CORE_CONTEXT, start + size - 1)
         return list(range(start, end + 1))
     if signatures:
-        return sorted(signatures)[: CORE_LINES // 2]
-    return list(range(1, min(n, CORE_LINES // 2) + 1))
+        return sorted(signatures)[: max(1, size // 2)]
+    return list(range(1, min(n, max(1, size // 2)) + 1))
 
 
 @dataclass
@@ -160,6 +165,7 @@ class _Plan:
     rank: int
     relevance: list[float]
     signatures: frozenset[int]
+    glimpse: list[int]
     core: list[int]
     costs: list[float | None]
     chosen: set[int] = field(default_factory=set)
@@ -186,8 +192,9 @@ class Packer:
         self.plans: list[_Plan] = []
         for rank, source in enumerate(sources):
             rel, signatures = relevance(source, context)
-            core = core_lines(source, signatures)
-            self.plans.append(_Plan(source, rank, rel, signatures, core, [None] * len(source.lines)))
+            glimpse = core_lines(source, signatures, GLIMPSE_LINES)
+            core = core_lines(source, signatures, CORE_LINES) if rank < FULL_CORES else glimpse
+            self.plans.append(_Plan(source, rank, rel, signatures, glimpse, core, [None] * len(source.lines)))
         self._marker = measure.marker_cost()
         self._range = measure.range_cost()
         self._overheads: dict[int, int] = {}
@@ -282,10 +289,10 @@ class Packer:
         core_limit = tokens * CORE_SHARE
         for plan in self.plans:
             limit = tokens if plan.rank < self.min_files else core_limit
-            if not self.take(plan, plan.core, limit):
-                self.take(
-                    plan, sorted(plan.signatures)[: CORE_LINES // 2] or plan.core[: CORE_LINES // 3], limit
-                )
+            if not self.take(plan, plan.glimpse, limit):
+                self.take(plan, plan.glimpse[: max(1, len(plan.glimpse) // 3)], limit)
+        for plan in self.plans[:FULL_CORES]:
+            self.take(plan, plan.core)
         for plan, share in zip(self.plans, WHOLE_SHARES, strict=False):
             if plan.n <= WHOLE_FILE_MAX_LINES:
                 self.take(plan, range(1, plan.n + 1), min(self.limit, self.used + tokens * share))
