@@ -195,6 +195,16 @@ def test_printed_output_lines_are_messages() -> None:
     assert not any("compute" in m for m in msgs)
 
 
+def test_blockquoted_complaints_are_messages() -> None:
+    body = (
+        "This gives:\n\n>Using the cache outside of a session is not allowed. Use `with s:` instead.\n\n"
+        "> I agree, thanks for the report\n"
+    )
+    msgs = extract("Confusing", body).messages
+    assert any(m.startswith("Using the cache outside of a session is not allowed") for m in msgs)
+    assert not any("I agree" in m for m in msgs)
+
+
 def test_long_lines_are_clipped_before_matching() -> None:
     near = extract("t", "see pkg/a.py " + "x" * 5000)
     far = extract("t", "x" * 5000 + " pkg/b.py")

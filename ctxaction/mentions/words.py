@@ -29,6 +29,14 @@ _OUTPUT_LINE = re.compile(
     r"expected|unexpected|unknown|unsupported|not supported|failed to|no such|not found)\b.{0,120}?)\s*$",
     re.I,
 )
+# A blockquoted line that complains is usually pasted program output (its message may be too long
+# for _OUTPUT_LINE, which wants whole short lines).
+_BLOCKQUOTE = re.compile(r"^\s{0,3}>\s?([A-Za-z].{11,600})$", re.M)
+_COMPLAINT = re.compile(
+    r"\b(?:cannot|can't|could not|couldn't|unable to|not allowed|invalid|must be|expected|unexpected|unknown|"
+    r"unsupported|not supported|failed to|no such|not found|deprecated|is not|are not|does not)\b",
+    re.I,
+)
 _QUOTED = re.compile(r"\"([^\"\n]{10,200})\"|“([^”\n]{10,200})”")
 # Starts only at a token boundary and has one unbounded run, so it stays linear on long junk lines.
 _PATH = re.compile(r"(?<![\w@./\-])[\w./\-]*[\w\-]\.(?P<ext>[A-Za-z]\w{0,9})(?!\w)")
@@ -174,6 +182,9 @@ def messages(segs: Iterable[Segment]) -> list[str]:
             out.append(m.group("msg"))
         if seg.kind == "prose":
             out.extend(a or b for a, b in _QUOTED.findall(seg.text))
+            out.extend(
+                q[:300] for q in _BLOCKQUOTE.findall(seg.text) if _COMPLAINT.search(q) and len(q.split()) >= 4
+            )
         elif seg.kind == "fence":
             # Printed output in code blocks (reprs, log lines, pytest's "E  " lines) is text the code
             # formats: quoted parts, and whole lines that read like a complaint.

@@ -164,6 +164,10 @@ def messages(ctx: Context) -> None:
             piece = piece.strip(" .,:;!?-=*")
             if len(piece) >= 10 and len(piece.split()) >= 2 and piece not in fragments:
                 fragments[piece] = max(fragments.get(piece, 0.0), min(1.0, len(piece) / 30))
+            # The value a format string interpolates is often an unquoted word at either end
+            # ("no number is assigned for table" from "no number is assigned for %s").
+            for trimmed in _trimmed(piece):
+                fragments.setdefault(trimmed, 0.8 * min(1.0, len(trimmed) / 30))
     if not fragments:
         return
     hits = search.grep(ctx.repo, ["-F", "-i"], list(fragments)[:40], code_globs())
@@ -184,6 +188,15 @@ def messages(ctx: Context) -> None:
             if e is not None:
                 for line in lines[:10]:
                     e.hints.message_lines[line] = f'{what} "{short}"'
+
+
+def _trimmed(piece: str) -> list[str]:
+    """The piece without its last word and without its first, when what is left still says something."""
+    words = piece.split()
+    if len(words) < 4:
+        return []
+    out = [" ".join(words[:-1]), " ".join(words[1:])]
+    return [t for t in out if len(t) >= 18]
 
 
 def stem(word: str) -> str:

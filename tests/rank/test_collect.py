@@ -102,6 +102,44 @@ def test_message_and_definition_without_traceback(make_repo: MakeRepo) -> None:
     assert any("defines check_host" in r for r in by["pkg/validators.py"].reasons)
 
 
+def test_message_split_over_string_literals_and_interpolated(make_repo: MakeRepo) -> None:
+    """A message the code builds from several literals, or with a value interpolated at its end, is
+    still found from the issue's printed text (here in JavaScript and Go, not Python)."""
+    loader = "".join(f"function step{i}(x) {{\n  return x + {i};\n}}\n\n" for i in range(60)) + (
+        "function loadPlugin(name) {\n  if (!name.startsWith('@')) {\n"
+        "    throw new Error('Loading a plugin outside of a workspace is not allowed. ' +\n"
+        "      'Register it in the workspace manifest first.');\n  }\n  return name;\n}\n"
+    )
+    refs = (
+        'package refs\n\nimport "fmt"\n\n'
+        + "".join(f"func helper{i}(x int) int {{\n\treturn x + {i}\n}}\n\n" for i in range(60))
+        + (
+            "func resolve(kind string, label string) error {\n"
+            '\treturn fmt.Errorf("no anchor is registered for %s: %s", kind, label)\n}\n'
+        )
+    )
+    repo = make_repo()
+    repo.commit(
+        {"src/loader.js": loader, "refs/refs.go": refs, "src/other.js": "export const x = 1;\n"}, "init"
+    )
+    view = open_repo(repo.root)
+    quoted = Task(
+        title="Plugins in workspaces",
+        body="Trying it gives:\n\n>Loading a plugin outside of a workspace is not allowed. "
+        "Register it in the workspace manifest first.\n",
+    )
+    by = _by_path(collect(view, quoted, Profile()))
+    assert any("holds the message" in r for r in by["src/loader.js"].reasons)
+    assert _covers(by["src/loader.js"], 243, top=1)
+    printed = Task(
+        title="Build warns",
+        body="The build prints\n\n```\nWARNING: no anchor is registered for figure\n```\n",
+    )
+    cands = collect(view, printed, Profile())
+    assert cands[0].path == "refs/refs.go"
+    assert _covers(cands[0], 246, top=1)
+
+
 LANGS = {
     "javascript": (
         "src/lib/parser.js",
