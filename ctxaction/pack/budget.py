@@ -48,6 +48,11 @@ REASON_CHARS = 90
 _BLOCK = 16
 
 
+# Why a file was left out (short: the omitted list is part of the budget too).
+OVER_BUDGET = "over budget"
+PAST_MAX_FILES = "past max_files"
+
+
 class Measure(Protocol):
     """Token costs of packaged pieces in the output format (supplied by the renderer)."""
 
@@ -322,7 +327,7 @@ class Packer:
         for plan in self.plans:
             candidate = plan.source.candidate
             if not plan.chosen:
-                reason = "max_files reached" if self.files >= self.max_files else "did not fit the budget"
+                reason = PAST_MAX_FILES if self.files >= self.max_files else OVER_BUDGET
                 packing.omitted.append(OmittedFile(candidate.path, candidate.score, 0, reason))
                 continue
             ranges = excerpt.to_ranges(plan.chosen)

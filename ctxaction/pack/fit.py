@@ -14,13 +14,13 @@ from collections.abc import Sequence
 from ctxaction.filter import Redactor
 from ctxaction.model import OmittedFile, Package
 from ctxaction.pack import excerpt
-from ctxaction.pack.budget import BudgetError, FileSource, Packer, Packing
+from ctxaction.pack.budget import OVER_BUDGET, BudgetError, FileSource, Packer, Packing
 from ctxaction.render import FormatMeasure, render
 from ctxaction.tokens import Counter
 
 MAX_ROUNDS = 8
 CLOSE_ENOUGH = 2  # tokens under the budget at which adjusting stops
-LISTED_OMITTED = 8
+LISTED_OMITTED = 6
 TASK_LABEL = "the task text"
 
 
@@ -108,7 +108,7 @@ class Fitter:
             dropped = self.package.files.pop()
             self.package.omitted.insert(
                 0,
-                OmittedFile(dropped.path, dropped.score, self._size(dropped.path), "did not fit the budget"),
+                OmittedFile(dropped.path, dropped.score, self._size(dropped.path), OVER_BUDGET),
             )
             rendered = finalize(self.package, self.fmt, self.counter)
         if self.package.total_tokens > total:

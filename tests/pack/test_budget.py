@@ -77,7 +77,7 @@ def test_max_files_and_omitted_names(measure: FormatMeasure) -> None:
     packing = pack_files(sources, 20000, measure, max_files=3, min_files=1, context=3)
     assert [f.path for f in packing.files] == ["f0.py", "f1.py", "f2.py"]
     assert [o.path for o in packing.omitted] == ["f3.py", "f4.py", "f5.py"]
-    assert {o.reason for o in packing.omitted} == {"max_files reached"}
+    assert {o.reason for o in packing.omitted} == {"past max_files"}
 
 
 def test_pinned_lines_go_first_or_fail_clearly(measure: FormatMeasure) -> None:

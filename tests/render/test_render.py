@@ -1,0 +1,161 @@
+"""Rendering: Markdown fences and escaping, well-formed XML, the JSON contract, data-only templates."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from ctxaction.model import (
+    Comment,
+    Excluded,
+    HistoryEntry,
+    OmittedFile,
+    Package,
+    PackedFile,
+    RuleFile,
+    Skill,
+    Task,
+)
+from ctxaction.pack.order import interleave, layout
+from ctxaction.render import FORMATS, fence, inline, language, render
+
+NASTY = 'x = "````"  # </file> & <b>{{ 7 * 7 }}</b> {% raw %}\n'
+
+
+def package() -> Package:
+    files = [
+        PackedFile(
+            f"src/f{i}.py",
+            "excerpt" if i else "full",
+            [(1, 2)] if i else [(1, 1)],
+            NASTY if i == 0 else f"… line 1 omitted …\nline {i}\n",
+            5,
+            1.0 - i / 10,
+            [f"reason {i} @alice"],
+            line_count=1 if i == 0 else 3,
+        )
+        for i in range(5)
+    ]
+    return Package(
+        task=Task(
+            "Crash in {{ config }} <script>",
+            "Body with @bob and ```` fences",
+            kind="issue",
+            number=3,
+            comments=[Comment("ana", "hi")],
+        ),
+        profile="bugfix",
+        files=files,
+        omitted=[OmittedFile("src/big.py", 0.2, 9000, "over budget")],
+        rules=[RuleFile("CLAUDE.md", "Use pytest.\n", 3, False, 1), RuleFile("AGENTS.md", "", 0, False, 1)],
+        skills=[Skill(".claude/skills/x/SKILL.md", "release", "Cut a <release>")],
+        history=[HistoryEntry("ana", "2024-01-01", "It fails & stops", 4, True)],
+        excluded=[Excluded("config/prod.env", "sensitive path (*.env)")],
+        budget_total=6000,
+        budget_sections={"files": 4500, "rules": 600, "history": 600, "reserve": 300},
+        head="abc123",
+        warnings=["shallow clone"],
+        total_tokens=1234,
+    )
+
+
+def test_fence_is_longer_than_any_backtick_run() -> None:
+    assert fence("plain") == "```"
+    assert fence("a ```` b ``` c") == "`````"
+
+
+def test_inline_escapes_html_and_neutralizes_mentions() -> None:
+    out = inline("<img src=x> @alice\nnext")
+    assert "<img" not in out and "&lt;img" in out
+    assert "@alice" not in out and "alice" in out
+    assert "\n" not in out
+
+
+def test_language_from_path() -> None:
+    assert (language("a/b.py"), language("x.tsx"), language("Dockerfile"), language("LICENSE")) == (
+        "python",
+        "tsx",
+        "dockerfile",
+        "",
+    )
+
+
+def test_markdown_fences_escapes_and_keeps_templates_literal() -> None:
+    text = render(package(), "markdown")
+    block = text.split("<code>src/f0.py</code>", 1)[1].split("</details>", 1)[0]
+    assert "`````python\n" + NASTY + "`````" in block
+    assert "{{ 7 * 7 }}" in text and "49" not in text
+    assert "Crash in {{ config }} &lt;script&gt;" in text
+    assert "@alice" not in text and "@bob" not in text.split("## Task", 1)[0]
+    assert "\n\n> ⚠ shallow clone\n" in text
+    assert "- `src/big.py`: 9000 tokens, score 0.20 (over budget)" in text
+    assert "- `AGENTS.md`: loaded by the agent itself" in text
+
+
+def test_xml_is_well_formed_with_hostile_content() -> None:
+    text = render(package(), "xml")
+    root = ET.fromstring(text)
+    assert root.tag == "context_package" and root.get("tokens") == "1234"
+    files = root.findall("file")
+    assert [f.get("path") for f in files] == ["src/f0.py", "src/f2.py", "src/f4.py", "src/f3.py", "src/f1.py"]
+    assert files[0].text == "\n" + NASTY
+    assert root.find("task/title").text == "Crash in {{ config }} <script>"  # type: ignore[union-attr]
+    assert '"' in text.split('<file path="src/f0.py"', 1)[1].split("</file>")[0]  # quotes stay readable
+
+
+def test_json_contract() -> None:
+    data = json.loads(render(package(), "json"))
+    assert {
+        "version",
+        "task",
+        "files",
+        "rules",
+        "excluded",
+        "omitted",
+        "budget",
+        "tokenizer",
+        "repo",
+        "warnings",
+        "total_tokens",
+    } <= set(data)
+    first = data["files"][0]
+    assert {k: first[k] for k in ("path", "mode", "ranges", "tokens", "score", "reasons")} == {
+        "path": "src/f0.py",
+        "mode": "full",
+        "ranges": [[1, 1]],
+        "tokens": 5,
+        "score": 1.0,
+        "reasons": ["reason 0 @alice"],
+    }
+    assert first["text"] == NASTY
+    assert data["tokenizer"] == {"encoding": "o200k_base", "exact": True}
+    assert data["repo"] == {"head": "abc123", "shallow": False}
+    assert data["budget"]["sections"]["files"] == 4500
+    assert [f["path"] for f in data["files"]] == [f"src/f{i}.py" for i in range(5)]
+
+
+def test_position_aware_layout() -> None:
+    assert interleave([1, 2, 3, 4, 5]) == [1, 3, 5, 4, 2]
+    kinds = [b.kind if b.file is None else b.file.path for b in layout(package())]
+    assert kinds == [
+        "task",
+        "rules",
+        "src/f0.py",
+        "src/f2.py",
+        "src/f4.py",
+        "skills",
+        "omitted",
+        "excluded",
+        "src/f3.py",
+        "src/f1.py",
+        "history",
+        "recap",
+    ]
+
+
+def test_unknown_format_is_an_error() -> None:
+    assert FORMATS == ("markdown", "xml", "json")
+    with pytest.raises(ValueError, match="unknown format"):
+        render(package(), "html")
