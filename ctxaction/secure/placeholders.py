@@ -8,13 +8,13 @@ from ctxaction.secure.entropy import longest_run, sequential_share
 from ctxaction.secure.lazyre import LazyPattern
 
 
-def _words(text: str) -> tuple[str, ...]:
+def word_list(text: str) -> tuple[str, ...]:
     """A whitespace-separated word list (keeps long vocabularies readable)."""
     return tuple(text.split())
 
 
 # Words that mark a value as a stand-in. Checked as substrings of the lowercased value.
-PLACEHOLDER_WORDS: tuple[str, ...] = _words(
+PLACEHOLDER_WORDS: tuple[str, ...] = word_list(
     """example placeholder changeme change_me change-me changeit replace your_ your- yourkey
     yourtoken yoursecret yourpassword my_secret mysecret mypassword my-secret insert redacted dummy
     fake sample mock xxxx **** ... … todo fixme foobar notasecret not_a_secret not-a-secret nosecret
@@ -25,7 +25,7 @@ PLACEHOLDER_WORDS: tuple[str, ...] = _words(
 
 # Whole values (lowercased) that are never secrets by themselves: words, defaults of dev images.
 PLACEHOLDER_VALUES: frozenset[str] = frozenset(
-    _words(
+    word_list(
         """password passwd secret token apikey api_key api-key key none null nil true false undefined
     default test testing tests admin root user username pass string str value empty required optional
     hidden masked secretkey secret_key accesstoken access_token bearer token123 password1 password123
@@ -95,7 +95,7 @@ def is_placeholder(value: str) -> bool:
 
 # For tokens with a vendor prefix the value's shape is already strong evidence, so only clear
 # stand-ins count (``sk_test_`` keys, for instance, are real credentials).
-_FAKE_WORDS: tuple[str, ...] = _words(
+_FAKE_WORDS: tuple[str, ...] = word_list(
     """example xxxxx placeholder your redacted dummy fake sample insert replace changeme < > ${ {{
     **** .... … 0000000000 1234567890 abcdefghij"""
 )

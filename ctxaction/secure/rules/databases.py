@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from ctxaction.secure.placeholders import word_list
 from ctxaction.secure.rule import Context, Rule
 
 # URL schemes whose ``user:password@`` part is a credential. The regex takes any scheme (a short
@@ -14,7 +15,7 @@ _SCHEME_NAMES = """postgres postgresql mysql mariadb mssql sqlserver oracle mong
     kafka nats clickhouse cockroachdb couchdb neo4j bolt cassandra elasticsearch memcached ldap ldaps ftp
     ftps sftp smtp smtps imap imaps http https ws wss ssh git svn s3 snowflake db2 influxdb questdb presto
     trino hive cloudinary"""
-_SCHEMES = frozenset(_SCHEME_NAMES.split())
+_SCHEMES = frozenset(word_list(_SCHEME_NAMES))
 _STAND_INS = frozenset({"pass", "pw", "pwd", "password"})
 
 

@@ -9,47 +9,47 @@ and must look random enough for what the key says it is.
 
 from __future__ import annotations
 
-import re
-
 from ctxaction.secure.checksums import b64_text, failed_checksum
 from ctxaction.secure.entropy import char_classes, is_hex, shannon
 from ctxaction.secure.lazyre import LazyPattern
-from ctxaction.secure.placeholders import is_placeholder
+from ctxaction.secure.placeholders import is_placeholder, word_list
 from ctxaction.secure.rule import Context, Rule
 
 # Matching starts at the credential word; the full name (``DB_PASSWORD``, ``stripe.api_key``)
 # is recovered by the detector and judged by ``_key_ok``.
 _SECRET_WORDS = r"secret|token|credentials?|key"
 _PASSWORD_WORDS = r"password|passwd|passphrase|passcode|pwd|pass"
+# Key names are judged by their parts (``DB_PASSWORD`` → db, password), with set lookups rather
+# than regexes: this check runs on most hook runs, where compiling a pattern costs more than using it.
 # ``key`` alone names too many things (``sort_key``, ``primary_key``): it needs a credential prefix.
-_CREDENTIAL_KEY = LazyPattern(
-    r"(?:^|_)(?:api|app|access|secret|private|auth|master|encryption|encrypt|signing|sign|account|"
-    r"license|licence|client|session|cookie|webhook|subscription|consumer|service|admin|write|deploy|"
-    r"integration|hmac|jwt|crypt|storage|bot|server|partner|merchant|developer|dev|prod|live)_?key(?:s)?$"
-    r"|apikey|secretkey|accesskey"
+_CREDENTIAL_PREFIXES = frozenset(
+    word_list(
+        """api app access secret private auth master encryption encrypt signing sign account license licence
+        client session cookie webhook subscription consumer service admin write deploy integration hmac jwt
+        crypt storage bot server partner merchant developer dev prod live"""
+    )
 )
-_PASS_KEY = LazyPattern(r"password|passwd|passphrase|passcode|pwd|(?:^|_)pass(?:$|_)")
-
-# Key names that contain a credential word but name something that is not a credential.
-_NOT_SECRET_KEY = LazyPattern(
-    r"(?i)(?:_|\b|-|\.)(?:id|ids|url|uri|urls|path|file|filename|dir|name|names|type|types|len|length|"
-    r"size|count|ttl|timeout|expiry|expires?|expiration|field|fields|header|prefix|suffix|pattern|"
-    r"regex|format|endpoint|env|var|label|policy|mode|version|algorithm|algo|method|hash|hashed|"
-    r"digest|sha\d*|md5|checksum|fingerprint|count|limit|min|max|enabled|required|rotation|"
-    r"provider|store|storage|class|kind|template|placeholder|hint|prompt|message|msg|error|"
-    r"validator|validation|policy|strength|reset|change|confirm|confirmation|forgot|input|"
-    r"column|index|position|pos|offset|start|end|usage|type|budget|estimate|counter|"
-    r"public|pub|publishable|example|sample|test|mock|dummy|fake)$"
+# Last parts of names that hold a credential word but name something else (``TOKEN_URL``).
+_NOT_SECRET_LAST = frozenset(
+    word_list(
+        """id ids url uri urls path file filename dir name names type types len length size count ttl timeout
+        expiry expire expires expiration field fields header prefix suffix pattern regex format endpoint env
+        var label policy mode version algorithm algo method hash hashed digest md5 checksum fingerprint limit
+        min max enabled required rotation provider store storage class kind template placeholder hint prompt
+        message msg error validator validation strength reset change confirm confirmation forgot input column
+        index position pos offset start end usage budget estimate counter public pub publishable example
+        sample test mock dummy fake"""
+    )
 )
 # ``key`` as in a lookup key (``TOKEN_STORAGE_KEY``, ``SECRET_CACHE_KEY``), not a credential.
-_LOOKUP_KEY = LazyPattern(r"(?:storage|cache|lookup|header|param|query|field|column|env|var|name|map|dict|index)_?keys?$")
+_LOOKUP_WORDS = word_list("storage cache lookup header param query field column env var name map dict index")
+_PASSWORD_PARTS = ("password", "passwd", "passphrase", "passcode", "pwd")
 # Words joined by separators, no digits: identifiers and paths rather than random secrets.
 _WORD_PATH = LazyPattern(r"[A-Za-z]{1,40}(?:[._:/\-][A-Za-z]{1,40}){1,8}")
 # ``act --secret NAME="$VALUE"``: the option names a variable, its value comes after ``=``.
 _NAME_EQUALS = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*=")
 _CAMEL = LazyPattern(r"([a-z0-9])([A-Z])")
 _CALL = LazyPattern(r"[A-Za-z_$][\w$.]*\(")
-_PUBLIC_KEY_NAME = LazyPattern(r"(?i)public|publishable|(?:^|_)pub(?:_|$)")
 _CODE_EXT = frozenset({
     "py", "pyi", "js", "jsx", "ts", "tsx", "mjs", "cjs", "go", "java", "kt", "kts", "scala", "rb", "php",
     "cs", "c", "h", "cc", "cpp", "hpp", "rs", "swift", "m", "mm", "dart", "lua", "groovy", "ex", "exs",
@@ -100,15 +100,30 @@ def looks_like_value(secret: str) -> bool:
 
 
 def _key_ok(key: str) -> bool:
-    key = _CAMEL.sub(r"\1_\2", key.strip("'\"` \t.-_"))
-    if _NOT_SECRET_KEY.search(key) or _PUBLIC_KEY_NAME.search(key):
+    """True when ``key`` (a variable or config name) names a credential."""
+    spaced = _CAMEL.sub(r"\1_\2", key.strip("'\"` \t.-_")).lower()
+    parts = [part for part in spaced.replace(".", "_").replace("-", "_").split("_") if part]
+    if not parts:
         return False
-    snake = re.sub(r"[.\-]", "_", key.lower())
-    if _LOOKUP_KEY.search(snake):
+    last = parts[-1]
+    if last in _NOT_SECRET_LAST or (last.startswith("sha") and last[3:].isdigit()):
         return False
-    if _PASS_KEY.search(snake) or any(w in snake for w in ("secret", "token", "credential")):
+    if any("public" in part or "publishable" in part or part == "pub" for part in parts):
+        return False
+    snake = "_".join(parts)
+    joined = snake.replace("_", "")
+    for suffix in ("keys", "key"):
+        if joined.endswith(suffix):
+            if joined[: -len(suffix)].endswith(_LOOKUP_WORDS):
+                return False
+            break
+    if "pass" in parts or any(word in snake for word in _PASSWORD_PARTS):
         return True
-    return bool(_CREDENTIAL_KEY.search(snake))
+    if any(word in snake for word in ("secret", "token", "credential", "apikey", "secretkey", "accesskey")):
+        return True
+    if last in ("key", "keys"):
+        return len(parts) > 1 and parts[-2] in _CREDENTIAL_PREFIXES
+    return any(last in (prefix + "key", prefix + "keys") for prefix in _CREDENTIAL_PREFIXES)
 
 
 def _secret_check(secret: str, ctx: Context) -> bool:

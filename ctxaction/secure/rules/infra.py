@@ -9,14 +9,14 @@ import re
 
 from ctxaction.secure.checksums import b64_text
 from ctxaction.secure.entropy import char_classes, shannon
-from ctxaction.secure.placeholders import is_placeholder, is_reference
+from ctxaction.secure.placeholders import is_placeholder, is_reference, word_list
 from ctxaction.secure.rule import Context, Rule
 from ctxaction.secure.rules.generic import looks_like_value, strong_enough
 
 # Keys of a Secret's data that hold no secret themselves.
 _PUBLIC_KEY_NAMES = """username user login host hostname port database dbname db name namespace region endpoint
     url ca.crt tls.crt ca-bundle.crt cert.pem ca.pem"""
-_PUBLIC_DATA_KEYS = frozenset(_PUBLIC_KEY_NAMES.split())
+_PUBLIC_DATA_KEYS = frozenset(word_list(_PUBLIC_KEY_NAMES))
 _PUBLIC_PEM = ("-----BEGIN CERTIFICATE", "-----BEGIN PUBLIC KEY", "ssh-rsa ", "ssh-ed25519 ")
 _NETRC_NAMES = frozenset({".netrc", "_netrc", "netrc"})
 
