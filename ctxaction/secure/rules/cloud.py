@@ -16,7 +16,9 @@ RULES: list[Rule] = [
     keyed(
         "aws-secret-access-key", "AWS secret access key",
         r"aws[_\-.]?(?:secret|sec)|secret[_\-]?access[_\-]?key|aws[_\-.]?(?:account|iam)?[_\-.]?key",
-        r"[A-Za-z0-9/+]{40}", ("aws", "secret_access", "secretaccess", "secret-access"), entropy=4.0,
+        r"[A-Za-z0-9/+]{40}",
+        ("aws_", "aws-", "aws.", "awss", "awsk", "awsa", "awsi", "secret_access", "secretaccess", "secret-access"),
+        entropy=4.0,
         tp=("aws_secret_access_key = <<b64:40>>", '"SecretAccessKey": "<<b64:40>>"'),
         fp=("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",),
     ),

@@ -126,7 +126,7 @@ RULES: list[Rule] = [
     Rule(
         "http-basic-auth", "HTTP Basic credentials in an Authorization header",
         r"(?i)authorization['\"]?\]?[ \t]{0,4}[:=,][ \t]{0,4}['\"]?basic[ \t]{1,4}(?P<secret>[A-Za-z0-9+/]{8,1000}={0,2})",
-        ("basic",), check=_basic_auth_check,
+        ("authorization",), check=_basic_auth_check,
         tp=('curl -H "Authorization: Basic <<b64text:basic:deploy>>" https://api.acme.io',
             'headers = {"Authorization": "Basic <<b64text:basic:svc>>"}'),
         fp=('curl -H "Authorization: Basic <<b64text:word:user:pass>>" https://example.com',
@@ -135,7 +135,7 @@ RULES: list[Rule] = [
     Rule(
         "http-bearer-token", "Opaque bearer token in an Authorization header",
         r"(?i)authorization['\"]?\]?[ \t]{0,4}[:=,][ \t]{0,4}['\"]?bearer[ \t]{1,4}(?P<secret>[A-Za-z0-9\-._~+/]{20,1000}=*)",
-        ("bearer",), generic=True, check=_bearer_check,
+        ("authorization",), generic=True, check=_bearer_check,
         tp=('curl -H "Authorization: Bearer <<alnum:40>>" https://api.acme.io/v1/me',
             "Authorization: Bearer <<b64url:64>>"),
         fp=('curl -H "Authorization: Bearer $API_TOKEN" https://api.acme.io', "Authorization: Bearer <access-token>",
