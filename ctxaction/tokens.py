@@ -5,29 +5,82 @@ runners behind a proxy, air-gapped hosts, the Docker image) cannot, so before ti
 seed its cache from the copy of the same file shipped in the ``bpe-openai`` wheel, after checking
 its sha256 against the hash tiktoken itself expects. Only when neither works, and the caller
 allowed it, do we fall back to an estimate, and the package says so.
+
+Loading is the slow part of a build (base64-decoding 200k ranks, then tiktoken's own tables), so
+for the encodings we know the ranks are also kept in a compact table (token lengths, then the
+token bytes in rank order) next to tiktoken's cache, checked against a pinned sha256 before use,
+and the ``tiktoken.Encoding`` is built directly from it with openai_public's pattern and special
+tokens. :func:`preload` starts that work on a background thread while git runs.
 """
 
 from __future__ import annotations
 
+import binascii
 import gzip
 import hashlib
 import importlib.util
+import itertools
 import math
 import os
 import tempfile
+import threading
 import uuid
+from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, Protocol
 
 DEFAULT_ENCODING = "o200k_base"
 
 _BLOB_BASE = "https://openaipublic.blob.core.windows.net/encodings/"
-# sha256 of the decompressed ranks, as pinned in tiktoken_ext/openai_public.py.
-_KNOWN_RANKS = {
-    "o200k_base": "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
-    "cl100k_base": "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
+
+
+@dataclass(frozen=True)
+class _Spec:
+    """A known encoding: pinned hashes and the constructor arguments of tiktoken_ext.openai_public."""
+
+    ranks_sha: str  # the .tiktoken file, as pinned in tiktoken_ext/openai_public.py
+    table_sha: str  # our table form of the same ranks
+    size: int  # number of mergeable ranks (0 .. size-1)
+    pat_str: str
+    special_tokens: dict[str, int]
+
+
+_SPECS = {
+    "o200k_base": _Spec(
+        "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
+        "440741350e7cfa1c0f4869ce742d1b043550adbda5187adcac9e787edac6fba9",
+        199998,
+        "|".join(
+            [
+                r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+                r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+                r"""\p{N}{1,3}""",
+                r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
+                r"""\s*[\r\n]+""",
+                r"""\s+(?!\S)""",
+                r"""\s+""",
+            ]
+        ),
+        {"<|endoftext|>": 199999, "<|endofprompt|>": 200018},
+    ),
+    "cl100k_base": _Spec(
+        "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
+        "18288f996f452d44e0e65996176591a4b712a3eb1b42afd6f0511e735c099480",
+        100256,
+        r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+|"""
+        r""" ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s""",
+        {
+            "<|endoftext|>": 100257,
+            "<|fim_prefix|>": 100258,
+            "<|fim_middle|>": 100259,
+            "<|fim_suffix|>": 100260,
+            "<|endofprompt|>": 100276,
+        },
+    ),
 }
+# sha256 of the decompressed ranks, as pinned in tiktoken_ext/openai_public.py.
+_KNOWN_RANKS = {name: spec.ranks_sha for name, spec in _SPECS.items()}
 
 
 class TokenizerError(RuntimeError):
@@ -87,6 +140,10 @@ def _cache_path(encoding: str) -> str:
     return os.path.join(tiktoken_cache_dir(), hashlib.sha1(url.encode()).hexdigest())
 
 
+def _table_path(encoding: str) -> str:
+    return os.path.join(tiktoken_cache_dir(), f"ctxaction-{encoding}-{_SPECS[encoding].table_sha[:16]}.ranks")
+
+
 def _shipped_ranks(encoding: str) -> str | None:
     spec = importlib.util.find_spec("bpe_openai")
     for loc in (spec.submodule_search_locations or []) if spec else []:
@@ -96,38 +153,91 @@ def _shipped_ranks(encoding: str) -> str | None:
     return None
 
 
+def _read_if(path: str, sha: str) -> bytes | None:
+    """The bytes of ``path`` when it exists and its sha256 is ``sha``."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    return data if hashlib.sha256(data).hexdigest() == sha else None
+
+
+def _write_atomic(path: str, data: bytes) -> bool:
+    cache_dir = os.path.dirname(path)
+    if not cache_dir:
+        return False
+    try:
+        os.makedirs(cache_dir, exist_ok=True)
+        tmp = f"{path}.{uuid.uuid4().hex}.tmp"
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except OSError:
+        return False
+    return True
+
+
+def _checked_ranks_file(encoding: str) -> bytes | None:
+    """The verified .tiktoken ranks: tiktoken's cached copy, else the shipped one (then cached)."""
+    expected = _KNOWN_RANKS.get(encoding)
+    if expected is None:
+        return None
+    target = _cache_path(encoding)
+    data = _read_if(target, expected)
+    if data is not None:
+        return data
+    source = _shipped_ranks(encoding)
+    if source is None:
+        return None
+    with open(source, "rb") as f:
+        data = gzip.decompress(f.read())
+    if hashlib.sha256(data).hexdigest() != expected:
+        return None
+    _write_atomic(target, data)
+    return data
+
+
 def seed_cache(encoding: str) -> bool:
     """Put the shipped ranks for ``encoding`` into tiktoken's cache; True when they are there.
 
     The file is written atomically and only after its sha256 matches tiktoken's pinned hash.
     """
-    expected = _KNOWN_RANKS.get(encoding)
-    if expected is None:
-        return False
-    target = _cache_path(encoding)
-    if os.path.isfile(target):
-        with open(target, "rb") as f:
-            if hashlib.sha256(f.read()).hexdigest() == expected:
-                return True
-    source = _shipped_ranks(encoding)
-    if source is None:
-        return False
-    with open(source, "rb") as f:
-        data = gzip.decompress(f.read())
-    if hashlib.sha256(data).hexdigest() != expected:
-        return False
-    cache_dir = os.path.dirname(target)
-    if not cache_dir:
-        return False
-    try:
-        os.makedirs(cache_dir, exist_ok=True)
-        tmp = f"{target}.{uuid.uuid4().hex}.tmp"
-        with open(tmp, "wb") as f:
-            f.write(data)
-        os.replace(tmp, target)
-    except OSError:
-        return False
-    return True
+    return _checked_ranks_file(encoding) is not None and os.path.isfile(_cache_path(encoding))
+
+
+def _table(ranks: dict[bytes, int]) -> bytes:
+    tokens = sorted(ranks, key=ranks.__getitem__)
+    return bytes(map(len, tokens)) + b"".join(tokens)
+
+
+def _from_table(table: bytes, size: int) -> dict[bytes, int]:
+    ends = list(itertools.accumulate(table[:size], initial=size))
+    tokens = map(table.__getitem__, map(slice, ends[:-1], ends[1:]))
+    return dict(zip(tokens, range(size), strict=True))
+
+
+def load_ranks(encoding: str) -> dict[bytes, int] | None:
+    """The mergeable ranks of a known encoding, checked against pinned hashes; None if unavailable.
+
+    Reads the table form when it is cached and verified; otherwise decodes the verified .tiktoken
+    file and caches its table (only when the table's own sha256 matches the pinned one).
+    """
+    spec = _SPECS.get(encoding)
+    if spec is None:
+        return None
+    table = _read_if(_table_path(encoding), spec.table_sha)
+    if table is not None:
+        return _from_table(table, spec.size)
+    data = _checked_ranks_file(encoding)
+    if data is None:
+        return None
+    parts = data.split()
+    ranks = dict(zip(map(binascii.a2b_base64, parts[0::2]), map(int, parts[1::2]), strict=True))
+    table = _table(ranks)
+    if len(ranks) == spec.size and hashlib.sha256(table).hexdigest() == spec.table_sha:
+        _write_atomic(_table_path(encoding), table)
+    return ranks
 
 
 def encoding_for(model_or_encoding: str) -> str:
@@ -145,19 +255,24 @@ def encoding_for(model_or_encoding: str) -> str:
         ) from exc
 
 
-@lru_cache(maxsize=8)
-def get_counter(model_or_encoding: str = DEFAULT_ENCODING, allow_estimate: bool = False) -> Counter:
-    """A token counter for ``model_or_encoding``.
+def _tiktoken_encoding(encoding: str) -> Any:
+    """A ``tiktoken.Encoding``: built from the checked table when known, else by tiktoken itself."""
+    import tiktoken
 
-    Order: tiktoken's cache (seeded offline from ``bpe-openai`` when needed), then tiktoken's own
-    download, then, only with ``allow_estimate``, a labelled estimate.
-    """
+    ranks = load_ranks(encoding)
+    if ranks is None:
+        seed_cache(encoding)
+        return tiktoken.get_encoding(encoding)
+    spec = _SPECS[encoding]
+    return tiktoken.Encoding(
+        encoding, pat_str=spec.pat_str, mergeable_ranks=ranks, special_tokens=dict(spec.special_tokens)
+    )
+
+
+def _load_counter(model_or_encoding: str, allow_estimate: bool) -> Counter:
     encoding = encoding_for(model_or_encoding)
-    seed_cache(encoding)
     try:
-        import tiktoken
-
-        return TiktokenCounter(encoding, tiktoken.get_encoding(encoding))
+        return TiktokenCounter(encoding, _tiktoken_encoding(encoding))
     except Exception as exc:
         if allow_estimate:
             return EstimateCounter(encoding)
@@ -167,3 +282,48 @@ def get_counter(model_or_encoding: str = DEFAULT_ENCODING, allow_estimate: bool 
             "Install bpe-openai==0.1.4, set TIKTOKEN_CACHE_DIR to a folder holding the ranks, "
             "or pass --allow-estimate to count tokens approximately."
         ) from exc
+
+
+_lock = threading.Lock()
+_counters: dict[tuple[str, bool], Future[Counter]] = {}
+
+
+def _future(
+    model_or_encoding: str, allow_estimate: bool, start: Callable[[Callable[[], None]], None]
+) -> Future[Counter]:
+    """The (possibly still loading) counter for the key; ``start`` runs the loader when new."""
+    key = (model_or_encoding, allow_estimate)
+    with _lock:
+        fut = _counters.get(key)
+        if fut is not None:
+            return fut
+        fut = _counters[key] = Future()
+
+    def work() -> None:
+        try:
+            fut.set_result(_load_counter(model_or_encoding, allow_estimate))
+        except BaseException as exc:  # handed to whoever asks for the counter
+            with _lock:
+                _counters.pop(key, None)
+            fut.set_exception(exc)
+
+    start(work)
+    return fut
+
+
+def preload(model_or_encoding: str = DEFAULT_ENCODING, allow_estimate: bool = False) -> None:
+    """Start loading the counter on a background thread; :func:`get_counter` then waits for it."""
+    _future(model_or_encoding, allow_estimate, _in_background)
+
+
+def _in_background(work: Callable[[], None]) -> None:
+    threading.Thread(target=work, name="ctxaction-tokenizer", daemon=True).start()
+
+
+def get_counter(model_or_encoding: str = DEFAULT_ENCODING, allow_estimate: bool = False) -> Counter:
+    """A token counter for ``model_or_encoding`` (loaded once per process).
+
+    Order: the checked rank table or tiktoken's cache (seeded offline from ``bpe-openai`` when
+    needed), then tiktoken's own download, then, only with ``allow_estimate``, a labelled estimate.
+    """
+    return _future(model_or_encoding, allow_estimate, lambda work: work()).result()

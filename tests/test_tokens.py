@@ -40,3 +40,59 @@ def test_estimate_is_labelled_and_over_counts() -> None:
     text = "def load_config(path: str) -> dict:\n    return yaml.safe_load(open(path))\n" * 20
     assert est.exact is False
     assert est.count(text) >= exact.count(text)
+
+
+SAMPLES = [
+    "hello world",
+    "def load_config(path: str) -> dict:\n    return yaml.safe_load(open(path))\n",
+    "  indented\r\n\ttabs and CRLF\r\n\n\n",
+    "naïve café — 東京 🚀 l'été it's 12345678 <|endoftext|>",
+    "x" * 5000,
+]
+
+
+@pytest.mark.parametrize("encoding", ["o200k_base", "cl100k_base"])
+def test_table_encoding_matches_tiktokens_own(encoding: str) -> None:
+    import tiktoken
+    from tiktoken_ext import openai_public
+
+    own = getattr(openai_public, encoding)()
+    spec = tokens._SPECS[encoding]
+    assert (spec.pat_str, spec.special_tokens) == (own["pat_str"], own["special_tokens"])
+    assert tokens.load_ranks(encoding) == own["mergeable_ranks"]
+    counter = tokens.get_counter(encoding)
+    reference = tiktoken.get_encoding(encoding)
+    for text in SAMPLES:
+        assert counter.count(text) == len(reference.encode_ordinary(text))
+
+
+def test_rank_table_is_cached_checked_and_replaced_when_corrupt() -> None:
+    path = tokens._table_path("cl100k_base")
+    expected = tokens.load_ranks("cl100k_base")
+    with open(path, "rb") as f:
+        assert hashlib.sha256(f.read()).hexdigest() == tokens._SPECS["cl100k_base"].table_sha
+    with open(path, "r+b") as f:
+        f.seek(5000)
+        f.write(b"\x00\x01")
+    assert tokens.load_ranks("cl100k_base") == expected
+    with open(path, "rb") as f:
+        assert hashlib.sha256(f.read()).hexdigest() == tokens._SPECS["cl100k_base"].table_sha
+
+
+def test_unknown_encoding_falls_back_to_tiktoken_then_estimate() -> None:
+    assert tokens.load_ranks("nope_base") is None
+    with pytest.raises(tokens.TokenizerError, match="cannot load the nope_base ranks"):
+        tokens.get_counter("nope_base")
+    est = tokens.get_counter("nope_base", allow_estimate=True)
+    assert (est.exact, est.encoding) == (False, "nope_base")
+
+
+def test_preload_hands_the_same_counter_and_reports_failures() -> None:
+    tokens.preload("o200k_base")
+    counter = tokens.get_counter("o200k_base")
+    assert counter is tokens.get_counter("o200k_base")
+    assert counter.count("hello world") == 2
+    tokens.preload("other_base")
+    for _ in range(2):  # a failure is reported each time, never cached as a counter
+        with pytest.raises(tokens.TokenizerError, match="other_base"):
+            tokens.get_counter("other_base")
