@@ -43,6 +43,8 @@ SCORE_EXPONENT = 2.0
 WHOLE_FILE_MAX_LINES = 3000
 # Gaps up to this many lines are filled when that costs no more than their marker.
 GAP_FILL = 3
+# The fill stops when less than this is left: no line is cheaper.
+MIN_LINE_TOKENS = 1
 MAX_REASONS = 2
 REASON_CHARS = 90
 _BLOCK = 16
@@ -255,20 +257,34 @@ class Packer:
             return True
         if not plan.chosen and self.files >= self.max_files:
             return False
-        if len(new) == 1:
-            extra = self._step(plan, plan.chosen, new[0])
-            chosen = plan.chosen
-        else:
-            chosen = set(plan.chosen)
-            extra = 0.0
-            for number in new:
-                extra += self._step(plan, chosen, number)
-                chosen.add(number)
-        if self.used + extra > (self.limit if limit is None else limit):
+        chosen = set(plan.chosen)
+        extra = 0.0
+        for number in new:
+            extra += self._step(plan, chosen, number)
+            chosen.add(number)
+        return self._commit(plan, chosen, extra, self.limit if limit is None else limit)
+
+    def take_line(self, plan: _Plan, number: int) -> bool:
+        """:meth:`take` for one line (the hot path of the fill: no copies)."""
+        if number in plan.chosen:
+            return True
+        if not plan.chosen and self.files >= self.max_files:
+            return False
+        extra = self._step(plan, plan.chosen, number)
+        if self.used + extra > self.limit:
             return False
         if not plan.chosen:
             self.files += 1
-        chosen.update(new)
+        plan.chosen.add(number)
+        plan.cost += extra
+        self.used += extra
+        return True
+
+    def _commit(self, plan: _Plan, chosen: set[int], extra: float, limit: float) -> bool:
+        if self.used + extra > limit:
+            return False
+        if not plan.chosen:
+            self.files += 1
         plan.chosen = chosen
         plan.cost += extra
         self.used += extra
@@ -302,9 +318,11 @@ class Packer:
             if plan.n <= WHOLE_FILE_MAX_LINES:
                 self.take(plan, range(1, plan.n + 1), min(self.limit, self.used + tokens * share))
         for _, rank, _, number in self._order:
+            if self.limit - self.used < MIN_LINE_TOKENS:
+                break
             plan = self.plans[rank]
             if plan.chosen or self.files < self.max_files:
-                self.take(plan, [number])
+                self.take_line(plan, number)
         for plan in self.plans:
             self._fill_gaps(plan)
         return self._result()
