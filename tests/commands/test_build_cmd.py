@@ -31,24 +31,14 @@ def issue(
     return path
 
 
+def build(repo: GitRepo, tmp_path: Path, *extra: str) -> int:
+    """``ctxaction build`` on ``repo`` for the standard issue, with ``extra`` arguments."""
+    return main(["build", "--repo", str(repo.root), "--issue-file", str(issue(tmp_path)), *extra])
+
+
 def test_build_json_to_output_file(repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "out" / "package.json"
-    code = main(
-        [
-            "build",
-            "--repo",
-            str(repo.root),
-            "--issue-file",
-            str(issue(tmp_path)),
-            "--budget",
-            "1200",
-            "--format",
-            "json",
-            "--output",
-            str(out),
-        ]
-    )
-    assert code == 0
+    assert build(repo, tmp_path, "--budget", "1200", "--format", "json", "--output", str(out)) == 0
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data["files"][0]["path"] == "lib/dates.py"
     assert data["files"][0]["mode"] == "full" and data["files"][0]["ranges"] == [[1, 6]]
@@ -100,49 +90,24 @@ def test_clear_errors(repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "not a git repository" in capsys.readouterr().err
     assert main(["build", "--repo", str(repo.root), "--issue-file", str(tmp_path / "missing.txt")]) == 1
     assert "cannot read issue file" in capsys.readouterr().err
-    assert (
-        main(["build", "--repo", str(repo.root), "--issue-file", str(issue(tmp_path)), "--budget", "0"]) == 2
-    )
+    assert build(repo, tmp_path, "--budget", "0") == 2
     assert "--budget must be a positive" in capsys.readouterr().err
     bad = tmp_path / "context-packages.yaml"
     bad.write_text("profiles:\n  bugfix:\n    max_files: lots\n", encoding="utf-8")
-    assert (
-        main(["build", "--repo", str(repo.root), "--issue-file", str(issue(tmp_path)), "--config", str(bad)])
-        == 1
-    )
+    assert build(repo, tmp_path, "--config", str(bad)) == 1
     assert (
         "context-packages.yaml:3: profiles.bugfix.max_files: expected an integer" in capsys.readouterr().err
     )
-    assert (
-        main(["build", "--repo", str(repo.root), "--issue-file", str(issue(tmp_path)), "--budget", "50"]) == 1
-    )
+    assert build(repo, tmp_path, "--budget", "50") == 1
     assert "too small for the required parts" in capsys.readouterr().err
-    assert (
-        main(["build", "--repo", str(repo.root), "--issue-file", str(issue(tmp_path)), "--encoding", "nope"])
-        == 1
-    )
+    assert build(repo, tmp_path, "--encoding", "nope") == 1
     assert "unknown model or encoding" in capsys.readouterr().err
 
 
 def test_failed_build_leaves_existing_output_untouched(repo: GitRepo, tmp_path: Path) -> None:
     out = tmp_path / "package.md"
     out.write_text("previous\n", encoding="utf-8")
-    assert (
-        main(
-            [
-                "build",
-                "--repo",
-                str(repo.root),
-                "--issue-file",
-                str(issue(tmp_path)),
-                "--budget",
-                "40",
-                "--output",
-                str(out),
-            ]
-        )
-        == 1
-    )
+    assert build(repo, tmp_path, "--budget", "40", "--output", str(out)) == 1
     assert out.read_text(encoding="utf-8") == "previous\n"
 
 
