@@ -1,12 +1,12 @@
 """Run the rules over a text: keyword pass, line-local regexes, checks, allowlists, overlaps.
 
 Speed comes from not running regexes over text that cannot hold a match. One Aho-Corasick pass
-(``ahocorasick_rs``, a binding of the Rust ``aho-corasick`` crate) finds every keyword of every
-rule at once — over the lowercased text for lowercase keywords, over the text as written for
-case-sensitive ones — and each rule's regex then runs only over the lines holding one of its
-keywords. Measured on a real tree (bench/secrets_bench.py) the single automaton pass is an order
-of magnitude faster than one substring test per keyword, and than one regex alternation of all
-keywords, which Python's ``re`` tries branch by branch at every position.
+(``ahocorasick_rs``, a binding of the Rust ``aho-corasick`` crate) over the lowercased text finds
+every keyword of every rule at once; a rule whose match begins at its keyword (vendor prefixes,
+``name = value`` assignments) is then tried once right there, any other only over the lines
+holding one of its keywords. Measured on a real tree (bench/secrets_bench.py) the automaton is
+several times faster than one substring test per keyword, and than one regex alternation of
+all keywords, which Python's ``re`` tries branch by branch at every position.
 """
 
 from __future__ import annotations
@@ -33,65 +33,71 @@ LONG_LINE = 4096
 
 
 class _Triggers:
-    """Every rule keyword in two automata: lowercase keywords (matched in the lowercased text)
-    and keywords with capitals (matched as written). Maps each keyword to the rules it wakes."""
+    """Every rule keyword in one automaton over the lowercased text. A keyword with capitals
+    (``AKIA``, ``SK``) only counts where the text has it as written, so short vendor prefixes do
+    not wake their rules on every ``task`` or ``each``."""
 
     def __init__(self, rules: Sequence[Rule]) -> None:
         from ahocorasick_rs import AhoCorasick, Implementation
 
         self.rules = rules
-        lower: dict[str, list[int]] = {}
-        exact: dict[str, list[int]] = {}
+        # lowercased keyword -> [(keyword as written when case matters, else "", rule indexes)]
+        table: dict[str, dict[str, list[int]]] = {}
         self.always: list[int] = []
         for index, rule in enumerate(rules):
             if not rule.keywords:
                 self.always.append(index)
             for keyword in rule.keywords:
-                table = lower if keyword == keyword.lower() else exact
-                table.setdefault(keyword, []).append(index)
-        self.lower_rules = [tuple(v) for v in lower.values()]
-        self.exact_rules = [tuple(v) for v in exact.values()]
+                exact = "" if keyword == keyword.lower() else keyword
+                table.setdefault(keyword.lower(), {}).setdefault(exact, []).append(index)
+        self.wakes = [
+            tuple((exact, tuple(indexes)) for exact, indexes in forms.items()) for forms in table.values()
+        ]
         # A DFA costs ~1 ms to build and searches ~3x faster than the default NFA.
-        dfa = Implementation.DFA
-        self.lower = AhoCorasick(list(lower), implementation=dfa) if lower else None
-        self.exact = AhoCorasick(list(exact), implementation=dfa) if exact else None
+        self.automaton = AhoCorasick(list(table), implementation=Implementation.DFA) if table else None
 
     def hits(self, text: str) -> Iterator[tuple[tuple[int, ...], int, int]]:
         """``(rule indexes, start, end)`` for every keyword occurrence in ``text``."""
-        if self.exact is not None:
-            for index, start, end in self.exact.find_matches_as_indexes(text, overlapping=True):
-                yield self.exact_rules[index], start, end
-        if self.lower is not None:
-            lower = text.lower()
-            if len(lower) != len(text):  # a few characters lowercase to two: keep offsets aligned
-                lower = "".join(ch if len(ch.lower()) != 1 else ch.lower() for ch in text)
-            for index, start, end in self.lower.find_matches_as_indexes(lower, overlapping=True):
-                yield self.lower_rules[index], start, end
+        if self.automaton is None:
+            return
+        lower = text.lower()
+        if len(lower) != len(text):  # a few characters lowercase to two: keep offsets aligned
+            lower = "".join(ch if len(ch.lower()) != 1 else ch.lower() for ch in text)
+        for index, start, end in self.automaton.find_matches_as_indexes(lower, overlapping=True):
+            for exact, indexes in self.wakes[index]:
+                if not exact or text.startswith(exact, start):
+                    yield indexes, start, end
 
 
 def _segments(triggers: _Triggers, text: str, long_line: int) -> Iterator[tuple[int, int, int, bool]]:
     """``(rule index, start, end, clipped)``: where each woken rule's regex must run.
 
-    A segment is the hit's line with the newline on either side (patterns may begin or end on
-    a ``\\s``), the whole text for multi-line rules, or a window of ``rule.reach`` around the hit
-    on a very long line (``clipped``: a match touching the window's end may be cut short).
+    An anchored rule is tried once, right at the keyword (``end`` is -1). Otherwise a segment is
+    the hit's line with the newline on either side (patterns may begin or end on a ``\\s``), the
+    whole text for multi-line rules, or a window of ``rule.reach`` around the hit on a very long
+    line (``clipped``: a match touching the window's end may be cut short).
     """
     rules = triggers.rules
     size = len(text)
     done: set[tuple[int, int]] = set()
     whole = set(triggers.always)
     for indexes, start, end in triggers.hits(text):
-        line_start = text.rfind("\n", 0, start) + 1
-        line_end = text.find("\n", end)
-        if line_end < 0:
-            line_end = size
-        seg_start, seg_end = max(0, line_start - 1), min(size, line_end + 1)
-        is_long = line_end - line_start > long_line
+        line_start = -1
         for index in indexes:
             rule = rules[index]
+            if rule.anchored:
+                yield index, start, -1, False
+                continue
             if rule.multiline:
                 whole.add(index)
                 continue
+            if line_start < 0:
+                line_start = text.rfind("\n", 0, start) + 1
+                line_end = text.find("\n", end)
+                if line_end < 0:
+                    line_end = size
+                seg_start, seg_end = max(0, line_start - 1), min(size, line_end + 1)
+                is_long = line_end - line_start > long_line
             if is_long:
                 lo, hi = max(seg_start, start - rule.reach), min(seg_end, end + rule.reach)
                 if (index, lo) not in done:
@@ -170,7 +176,12 @@ class Detector:
         for index, start, end, clipped in _segments(self._triggers, text, LONG_LINE):
             rule = self.rules[index]
             regex = rule.regex
-            for match in regex.finditer(text, start, end):
+            if end < 0:
+                found = regex.match(text, start)
+                matches: Iterable[re.Match[str]] = (found,) if found else ()
+            else:
+                matches = regex.finditer(text, start, end)
+            for match in matches:
                 if clipped and match.end() >= end:
                     continue  # the window may have cut the value short; a wider one sees it whole
                 span = match.span("secret") if "secret" in regex.groupindex else match.span()

@@ -65,9 +65,10 @@ class Rule:
 
     Keywords decide where the regex runs. An all-lowercase keyword is looked for in the
     lowercased text, one with capitals (``AKIA``, ``SK``) as written, which keeps short vendor
-    prefixes from firing on every ``task`` or ``each``. The regex then runs only over the lines
-    holding a keyword hit (within ``reach`` of the hit on very long lines), or over the whole
-    text when ``multiline`` (key blocks). A rule without keywords runs over every text.
+    prefixes from firing on every ``task`` or ``each``. With ``anchored`` the regex is tried once
+    where a keyword starts (its match must begin with the keyword); otherwise it runs over the
+    lines holding a keyword hit (within ``reach`` of the hit on very long lines), or over the
+    whole text when ``multiline`` (key blocks). A rule without keywords runs over every text.
     ``boundary`` asks for a non-word character before the secret (checked after matching, so
     the regex keeps a literal prefix the engine can search for quickly).
     """
@@ -86,6 +87,7 @@ class Rule:
         min_len: int = 8,
         flags: int = 0,
         multiline: bool = False,
+        anchored: bool = False,
         reach: int = DEFAULT_REACH,
         boundary: bool = False,
         tp: tuple[str, ...] = (),
@@ -102,6 +104,7 @@ class Rule:
         self.min_len = min_len
         self.flags = flags
         self.multiline = multiline
+        self.anchored = anchored
         self.reach = reach
         self.boundary = boundary
         self.tp = tp
@@ -137,7 +140,9 @@ def keyed(
     the credential itself.
     """
     pattern = rf"(?i)(?:{names}){ASSIGN}(?P<secret>{value}){END}"
-    return Rule(rule_id, description, pattern, keywords, entropy=entropy, tp=tp, fp=fp, check=check)
+    return Rule(
+        rule_id, description, pattern, keywords, entropy=entropy, tp=tp, fp=fp, check=check, anchored=True
+    )
 
 
 def prefixed(
@@ -153,8 +158,10 @@ def prefixed(
     min_len: int = 8,
     reach: int = DEFAULT_REACH,
     multiline: bool = False,
+    anchored: bool = True,
 ) -> Rule:
-    """A rule for a token with a distinctive prefix: the value alone is enough."""
+    """A rule for a token with a distinctive prefix: the value alone is enough. ``anchored``
+    (the default) when every keyword is how the token starts."""
     pattern = rf"(?P<secret>{value}){END}"
     return Rule(
         rule_id,
@@ -168,5 +175,6 @@ def prefixed(
         min_len=min_len,
         reach=reach,
         multiline=multiline,
+        anchored=anchored and not multiline,
         boundary=True,
     )

@@ -14,6 +14,7 @@ RULES: list[Rule] = [
         tp=('OPENAI_API_KEY="sk-proj-<<b64url:58>>T3BlbkFJ<<b64url:58>>"',
             "openai.api_key = 'sk-<<alnum:20>>T3BlbkFJ<<alnum:20>>'"),
         fp=("sk-proj-xxxxxxxxxxxxxxxxxxxxT3BlbkFJxxxxxxxxxxxxxxxxxxxx",),
+        anchored=False,
     ),
     prefixed(
         "openai-project-key", "OpenAI project/service-account key (newer format)",

@@ -77,6 +77,7 @@ RULES: list[Rule] = [
         "azure-ad-client-secret", "Azure AD (Entra ID) client secret",
         r"[a-zA-Z0-9_~.]{3}\dQ~[a-zA-Z0-9_~.\-]{31,34}", ("Q~",), entropy=3.5,
         tp=('AZURE_CLIENT_SECRET="abc8Q~<<alnum:34>>"',), fp=("abc8Q~xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",),
+        anchored=False,
     ),
     prefixed(
         "alibaba-access-key-id", "Alibaba Cloud access key id", r"LTAI[A-Za-z0-9]{20}", ("LTAI",),
@@ -140,6 +141,7 @@ RULES: list[Rule] = [
         "terraform-cloud-token", "Terraform Cloud / HCP API token",
         r"[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9\-_=]{60,70}", ("atlasv1",), entropy=3.5,
         tp=('token = "<<alnum:14>>.atlasv1.<<b64url:67>>"',), fp=("xxxxxxxxxxxxxx.atlasv1.<<lower:4>>",),
+        anchored=False,
     ),
     prefixed(
         "vault-token", "HashiCorp Vault service/batch token", r"hv[sbr]\.[\w\-]{24,300}", ("hvs.", "hvb.", "hvr."),

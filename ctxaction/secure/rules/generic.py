@@ -166,7 +166,7 @@ def _assign(words: str) -> str:
 RULES: list[Rule] = [
     Rule(
         "generic-secret", "Secret, token or API key assigned in code or config", _assign(_SECRET_WORDS),
-        ("key", "secret", "token", "credential"), generic=True, check=_secret_check,
+        ("key", "secret", "token", "credential"), generic=True, anchored=True, check=_secret_check,
         tp=('API_KEY="<<alnum:32>>"', "client_secret: <<b64url:40>>", "SECRET_KEY=<<pw:50>>",
             '"apiKey": "<<hex:32>>",', "app.secret_key = '<<b64:44>>'", "auth_token=<<alnum:24>>"),
         fp=('API_KEY="<your-api-key>"', "secret_key = os.environ['SECRET_KEY']", 'token_url = "https://x.io/oauth"',
@@ -176,7 +176,7 @@ RULES: list[Rule] = [
     ),
     Rule(
         "generic-password", "Password assigned in code or config", _assign(_PASSWORD_WORDS),
-        ("pass", "pwd"), generic=True, check=_password_check,
+        ("pass", "pwd"), generic=True, anchored=True, check=_password_check,
         tp=('DB_PASSWORD="<<pw:14>>"', "password: <<pw:16>>", "spring.datasource.password=<<alnum:12>>",
             '"password": "<<pw:12>>"', "MYSQL_ROOT_PASSWORD=<<pw:20>>"),
         fp=('password = "password"', "password: ${DB_PASSWORD}", "[cli.py] password = getpass.getpass()",
@@ -202,6 +202,7 @@ RULES: list[Rule] = [
         r"(?P<q>['\"]?)(?P<secret>[^\s'\"$`{}<>()]{6,200})",
         ("sshpass", "mysql", "--pass", "--token", "--api", "--secret", "--client-secret", "--auth-token"),
         generic=True,
+        anchored=True,
         check=lambda s, ctx: looks_like_value(s) and strong_enough(s) and not _NAME_EQUALS.fullmatch(s),
         tp=("sshpass -p '<<pw:12>>' ssh deploy@10.0.0.5", "mysql -u root -p<<alnum:14>> shop",
             "mysqladmin --password <<pw:14>> status"),

@@ -22,18 +22,21 @@ RULES: list[Rule] = [
         ("hooks.slack.com",),
         tp=("SLACK_WEBHOOK=https://hooks.slack.com/services/T<<upnum:10>>/B<<upnum:10>>/<<alnum:24>>",),
         fp=("https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",),
+        anchored=False,
     ),
     prefixed(
         "discord-webhook-url", "Discord webhook URL",
         r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d{17,20}/[\w\-]{60,68}",
         ("discord",), tp=("DISCORD_WEBHOOK=https://discord.com/api/webhooks/<<digits:18>>/<<b64url:68>>",),
         fp=("https://discord.com/api/webhooks/<id>/<token>",),
+        anchored=False,
     ),
     prefixed(
         "discord-bot-token", "Discord bot token", r"[MNO][A-Za-z\d]{23,25}\.[\w\-]{6}\.[\w\-]{27,38}",
         # No prefix of its own: it must share a line with a word a bot's token sits next to.
         ("discord", "token", "bot", "login(", ".run("), entropy=4.0,
         tp=("DISCORD_BOT_TOKEN=M<<alnum:25>>.<<b64url:6>>.<<b64url:38>>",), fp=("MTxxxxxxxxx.xxxxxx.xxxxxxxx",),
+        anchored=False,
     ),
     keyed(
         "discord-client-secret", "Discord client secret", r"discord", r"[\w\-]{32}", ("discord",), entropy=3.5,
@@ -42,6 +45,7 @@ RULES: list[Rule] = [
     prefixed(
         "telegram-bot-token", "Telegram bot API token", r"\d{8,10}:AA[\w\-]{33}", (":AA",), entropy=3.5,
         tp=("TELEGRAM_BOT_TOKEN=<<digits:10>>:AA<<b64url:33>>",), fp=("123456789:AAxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",),
+        anchored=False,
     ),
     prefixed(
         "teams-webhook-url", "Microsoft Teams incoming webhook URL",
@@ -50,6 +54,7 @@ RULES: list[Rule] = [
         ("webhook.office.com",),
         tp=("TEAMS_WEBHOOK=https://acme.webhook.office.com/webhookb2/<<uuid>>@<<uuid>>/IncomingWebhook/<<hex:32>>/<<uuid>>",),
         fp=("https://acme.webhook.office.com/webhookb2/<id>",),
+        anchored=False,
     ),
     prefixed(
         "sendgrid-api-key", "SendGrid API key", r"SG\.[\w\-]{22}\.[\w\-]{43}", ("SG.",), entropy=4.0,
@@ -68,6 +73,7 @@ RULES: list[Rule] = [
     prefixed(
         "mailchimp-api-key", "Mailchimp API key", r"[a-f0-9]{32}-us\d{1,2}", ("-us",), entropy=3.0,
         tp=("MAILCHIMP_API_KEY=<<hex:32>>-us14",), fp=("00000000000000000000000000000000-us1",),
+        anchored=False,
     ),
     prefixed(
         "brevo-api-key", "Brevo (Sendinblue) API key", r"xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}", ("xkeysib-",),

@@ -51,6 +51,7 @@ RULES: list[Rule] = [
         ("NRAK-", "NRII-", "NRJS-", "NRAL", "eu01xx"), entropy=3.0,
         tp=("NEW_RELIC_API_KEY=NRAK-<<upnum:27>>", "NEW_RELIC_LICENSE_KEY=<<hex:36>>NRAL"),
         fp=("NRAK-<<upnum:8>>",),
+        anchored=False,
     ),
     keyed(
         "datadog-api-key", "Datadog API / application key", r"datadog|dd[_\-]?(?:api|app|application)[_\-]?key",
