@@ -157,3 +157,31 @@ def test_one_megabyte_minified_line_is_scanned_and_secret_at_its_end_found() -> 
     findings = scan(text, "bundle.min.js")
     assert [f.rule for f in findings] == ["generic-secret"]
     assert findings[0].line == 1 and findings[0].start > 1_000_000
+
+
+def test_long_line_windows_find_tokens_anywhere_and_never_cut_one_short() -> None:
+    # Lines over LONG_LINE are searched in windows around keyword hits; a long token straddling
+    # a window's edge must be reported whole, once.
+    jwt = expand("<<jwt>>", "long-line")
+    long_token = "eyJhbGciOiJIUzI1NiJ9.eyJ" + "a" * 3000 + ".c2lnbmF0dXJlc2lnbmF0dXJl"
+    text = "x=1;" * 2000 + f'const a="{jwt}";' + "y=2;" * 2000 + f'const b="{long_token}";'
+    findings = scan(text, "bundle.min.js")
+    spans = [text[f.start : f.end] for f in findings]
+    assert jwt in spans
+    assert all(span in (jwt, long_token) for span in spans) and len(spans) == len(set(spans))
+
+
+def test_offsets_hold_when_lowercasing_changes_length() -> None:
+    # "İ".lower() is two characters: keyword positions must still map onto the original text.
+    secret = expand("<<gh:ghp>>", "unicode")
+    text = "İİİ note\nTOKEN = " + f'"{secret}"\n'
+    findings = scan(text, "app.py")
+    assert [text[f.start : f.end] for f in findings] == [secret]
+    redacted, _ = redact(text, "app.py")
+    assert redacted == 'İİİ note\nTOKEN = "[REDACTED:github-pat]"\n'
+
+
+def test_capitalised_keywords_only_wake_rules_where_written_so() -> None:
+    key = expand("SK<<hex:32>>", "twilio")
+    assert [f.rule for f in scan(f"TWILIO_API_KEY={key}\n", ".env")] == ["twilio-api-key"]
+    assert all(f.rule != "twilio-api-key" for f in scan(f"TWILIO_API_KEY={key.lower()}\n", ".env"))
