@@ -75,6 +75,8 @@ def _prose_password_check(secret: str, ctx: Context) -> bool:
     return char_classes(value) >= (2 if ctx.quote else 3)
 
 
+# ``Authorization: <scheme> <value>`` as a header line, a dict entry or an assignment.
+_AUTH_HEADER = r"(?i)authorization['\"]?\]?[ \t]{{0,4}}[:=,][ \t]{{0,4}}['\"]?{scheme}[ \t]{{1,4}}(?P<secret>{value})"
 _B64 = r"(?:[A-Za-z0-9+/]{4}){2,2000}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?"
 
 RULES: list[Rule] = [
@@ -125,7 +127,7 @@ RULES: list[Rule] = [
     ),
     Rule(
         "http-basic-auth", "HTTP Basic credentials in an Authorization header",
-        r"(?i)authorization['\"]?\]?[ \t]{0,4}[:=,][ \t]{0,4}['\"]?basic[ \t]{1,4}(?P<secret>[A-Za-z0-9+/]{8,1000}={0,2})",
+        _AUTH_HEADER.format(scheme="basic", value=r"[A-Za-z0-9+/]{8,1000}={0,2}"),
         ("authorization",), check=_basic_auth_check,
         tp=('curl -H "Authorization: Basic <<b64text:basic:deploy>>" https://api.acme.io',
             'headers = {"Authorization": "Basic <<b64text:basic:svc>>"}'),
@@ -134,7 +136,7 @@ RULES: list[Rule] = [
     ),
     Rule(
         "http-bearer-token", "Opaque bearer token in an Authorization header",
-        r"(?i)authorization['\"]?\]?[ \t]{0,4}[:=,][ \t]{0,4}['\"]?bearer[ \t]{1,4}(?P<secret>[A-Za-z0-9\-._~+/]{20,1000}=*)",
+        _AUTH_HEADER.format(scheme="bearer", value=r"[A-Za-z0-9\-._~+/]{20,1000}=*"),
         ("authorization",), generic=True, check=_bearer_check,
         tp=('curl -H "Authorization: Bearer <<alnum:40>>" https://api.acme.io/v1/me',
             "Authorization: Bearer <<b64url:64>>"),
