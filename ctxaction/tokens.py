@@ -10,7 +10,7 @@ Loading is the slow part of a build (base64-decoding 200k ranks, then tiktoken's
 for the encodings we know the ranks are also kept in a compact table (token lengths, then the
 token bytes in rank order) next to tiktoken's cache, checked against a pinned sha256 before use,
 and the ``tiktoken.Encoding`` is built directly from it with openai_public's pattern and special
-tokens. :func:`preload` starts that work on a background thread while git runs.
+tokens.
 """
 
 from __future__ import annotations
@@ -23,11 +23,9 @@ import itertools
 import math
 import os
 import tempfile
-import threading
 import uuid
-from collections.abc import Callable
-from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Protocol
 
 DEFAULT_ENCODING = "o200k_base"
@@ -96,6 +94,10 @@ class Counter(Protocol):
     def count(self, text: str) -> int: ...
 
 
+# Counts kept per counter: packing asks again for the same excerpts and blocks while it adjusts.
+MEMO_CHARS = 4_000_000
+
+
 @dataclass
 class TiktokenCounter:
     """Exact counts from a tiktoken encoding."""
@@ -103,12 +105,21 @@ class TiktokenCounter:
     encoding: str
     _enc: Any
     exact: bool = True
+    _memo: dict[str, int] = field(default_factory=dict, repr=False)
+    _memo_chars: int = field(default=0, repr=False)
 
     def count(self, text: str) -> int:
         """Tokens of ``text``; special-token strings count as ordinary text."""
         if not text:
             return 0
-        return len(self._enc.encode_ordinary(text))
+        known = self._memo.get(text)
+        if known is not None:
+            return known
+        tokens = len(self._enc.encode_ordinary(text))
+        if self._memo_chars + len(text) <= MEMO_CHARS:
+            self._memo[text] = tokens
+            self._memo_chars += len(text)
+        return tokens
 
 
 @dataclass
@@ -269,7 +280,13 @@ def _tiktoken_encoding(encoding: str) -> Any:
     )
 
 
-def _load_counter(model_or_encoding: str, allow_estimate: bool) -> Counter:
+@lru_cache(maxsize=8)
+def get_counter(model_or_encoding: str = DEFAULT_ENCODING, allow_estimate: bool = False) -> Counter:
+    """A token counter for ``model_or_encoding`` (loaded once per process).
+
+    Order: the checked rank table or tiktoken's cache (seeded offline from ``bpe-openai`` when
+    needed), then tiktoken's own download, then, only with ``allow_estimate``, a labelled estimate.
+    """
     encoding = encoding_for(model_or_encoding)
     try:
         return TiktokenCounter(encoding, _tiktoken_encoding(encoding))
@@ -282,48 +299,3 @@ def _load_counter(model_or_encoding: str, allow_estimate: bool) -> Counter:
             "Install bpe-openai==0.1.4, set TIKTOKEN_CACHE_DIR to a folder holding the ranks, "
             "or pass --allow-estimate to count tokens approximately."
         ) from exc
-
-
-_lock = threading.Lock()
-_counters: dict[tuple[str, bool], Future[Counter]] = {}
-
-
-def _future(
-    model_or_encoding: str, allow_estimate: bool, start: Callable[[Callable[[], None]], None]
-) -> Future[Counter]:
-    """The (possibly still loading) counter for the key; ``start`` runs the loader when new."""
-    key = (model_or_encoding, allow_estimate)
-    with _lock:
-        fut = _counters.get(key)
-        if fut is not None:
-            return fut
-        fut = _counters[key] = Future()
-
-    def work() -> None:
-        try:
-            fut.set_result(_load_counter(model_or_encoding, allow_estimate))
-        except BaseException as exc:  # handed to whoever asks for the counter
-            with _lock:
-                _counters.pop(key, None)
-            fut.set_exception(exc)
-
-    start(work)
-    return fut
-
-
-def preload(model_or_encoding: str = DEFAULT_ENCODING, allow_estimate: bool = False) -> None:
-    """Start loading the counter on a background thread; :func:`get_counter` then waits for it."""
-    _future(model_or_encoding, allow_estimate, _in_background)
-
-
-def _in_background(work: Callable[[], None]) -> None:
-    threading.Thread(target=work, name="ctxaction-tokenizer", daemon=True).start()
-
-
-def get_counter(model_or_encoding: str = DEFAULT_ENCODING, allow_estimate: bool = False) -> Counter:
-    """A token counter for ``model_or_encoding`` (loaded once per process).
-
-    Order: the checked rank table or tiktoken's cache (seeded offline from ``bpe-openai`` when
-    needed), then tiktoken's own download, then, only with ``allow_estimate``, a labelled estimate.
-    """
-    return _future(model_or_encoding, allow_estimate, lambda work: work()).result()
