@@ -20,6 +20,8 @@ class Hints:
 
     frame_lines: dict[int, str] = field(default_factory=dict)  # line -> why
     message_lines: dict[int, str] = field(default_factory=dict)
+    # Options (``--flag``, ``:directive-option:``) are often just the repro's setup, not its subject.
+    option_lines: dict[int, str] = field(default_factory=dict)
     use_lines: dict[int, tuple[float, str]] = field(default_factory=dict)  # line -> (strength, name)
     defined: dict[str, float] = field(default_factory=dict)  # named identifier -> strength
     keyword_lines: dict[int, set[str]] = field(default_factory=dict)

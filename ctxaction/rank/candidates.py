@@ -152,10 +152,12 @@ def _definition_patterns(names: list[str]) -> tuple[re.Pattern[str], ...]:
 def messages(ctx: Context) -> None:
     """Files holding the literal text of quoted errors/warnings (format placeholders split out)."""
     fragments: dict[str, float] = {}
+    options: set[str] = set()
     for opt in ctx.mentions.options:
         literal = opt.strip(":") if opt.startswith(":") else opt
         if len(literal) >= 5:
             fragments[literal] = 0.9
+            options.add(literal)
     for msg in ctx.mentions.messages:
         pieces = _MESSAGE_SPLIT.split(msg)
         # Formatted messages interpolate values between clauses: search the clauses too.
@@ -183,11 +185,12 @@ def messages(ctx: Context) -> None:
         spec = 1.0 / math.sqrt(len(files))
         for path, lines in files.items():
             short = frag if len(frag) <= 50 else frag[:47] + "…"
-            what = "option" if frag.startswith("-") or frag in ctx.mentions.options else "message"
+            what = "option" if frag in options else "message"
             e = ctx.board.add(path, "error_message", fragments[frag] * spec, f'holds the {what} "{short}"')
             if e is not None:
+                held = e.hints.option_lines if what == "option" else e.hints.message_lines
                 for line in lines[:10]:
-                    e.hints.message_lines[line] = f'{what} "{short}"'
+                    held[line] = f'{what} "{short}"'
 
 
 def _trimmed(piece: str) -> list[str]:

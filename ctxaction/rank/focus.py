@@ -28,6 +28,7 @@ SMALL_FILE_LINES = 150  # a file this short is offered whole, below its best spa
 # Evidence points per kind of hint inside a definition.
 FRAME_POINTS = 3.0
 MESSAGE_POINTS = 2.5
+OPTION_POINTS = 1.0
 DEFINED_POINTS = 2.5
 USE_POINTS = 1.0
 NAME_POINTS = 1.5
@@ -87,13 +88,16 @@ def _line_windows(spans: _Spans, hints: Hints) -> None:
         spans.add(line - LINE_CONTEXT, line + LINE_CONTEXT, 1.0, why)
     for line, why in hints.message_lines.items():
         spans.add(line - 2, line + 2, 0.9, f"holds the {why}")
+    for line, why in hints.option_lines.items():
+        spans.add(line - 2, line + 2, 0.5, f"holds the {why}")
     strongest = sorted(hints.use_lines.items(), key=lambda kv: -kv[1][0])[:12]
     for line, (strength, name) in strongest:
         spans.add(line - 2, line + 2, 0.5 * strength, f"uses {name}")
 
 
 def _evidence_lines(hints: Hints, d: Definition) -> list[int]:
-    lines = [n for n in (*hints.frame_lines, *hints.message_lines, *hints.use_lines) if d.start <= n <= d.end]
+    named = (*hints.frame_lines, *hints.message_lines, *hints.option_lines, *hints.use_lines)
+    lines = [n for n in named if d.start <= n <= d.end]
     return sorted(set(lines))[:6]
 
 
@@ -125,6 +129,10 @@ def _score_definitions(
         if msgs:
             points += MESSAGE_POINTS
             whys.append(hints.message_lines[msgs[0]])
+        opts = [n for n in hints.option_lines if n in owned]
+        if opts:
+            points += OPTION_POINTS
+            whys.append(hints.option_lines[opts[0]])
         strength = hints.defined.get(d.name)
         if strength is not None:
             qualified = bool(d.parent) and d.parent in owners.get(d.name, set())

@@ -140,6 +140,27 @@ def test_message_split_over_string_literals_and_interpolated(make_repo: MakeRepo
     assert _covers(cands[0], 246, top=1)
 
 
+def test_repro_options_weigh_less_than_quoted_messages(make_repo: MakeRepo) -> None:
+    """A directive option the repro merely sets is setup; the quoted message is the subject."""
+    filler = "".join(f"def step_{i}(x):\n    return x + {i}\n\n\n" for i in range(50))
+    source = (
+        "def filter_members(options):\n    if options.get('undoc-members'):\n        return []\n"
+        "    return None\n\n\n" + filler + "def add_header(sig):\n    if not sig:\n"
+        "        raise ValueError('no signature could be parsed for overloads')\n    return sig\n"
+    )
+    repo = make_repo()
+    repo.commit({"pkg/documenter.py": source}, "init")
+    issue = Task(
+        title="Overloads break the header",
+        body="```rst\n.. automodule:: example\n   :members:\n   :undoc-members:\n```\n\n"
+        'It fails with "no signature could be parsed for overloads".\n',
+    )
+    cand = _by_path(collect(open_repo(repo.root), issue, Profile()))["pkg/documenter.py"]
+    assert any("option" in f.why for f in cand.focus)
+    assert _covers(cand, 209, top=1)
+    assert not _covers(cand, 2, top=1)
+
+
 LANGS = {
     "javascript": (
         "src/lib/parser.js",
