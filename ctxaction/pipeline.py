@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -107,21 +108,23 @@ def _build(opts: BuildOptions, repo: RepoView, config: Config) -> BuildResult:
     task, report = clean_task(opts.task)
     profile = _profile(opts, config, task)
     preset = agents.get_preset(opts.agent or config.agent)
-    counter = get_counter(opts.encoding or config.token_model, opts.allow_estimate)
     total = opts.budget if opts.budget is not None else profile.budget.total_tokens
     if total <= 0:
         raise BudgetError(f"budget must be a positive number of tokens, got {total}")
     sections = profile.budget.sections(total)
     warnings = _repo_warnings(repo) + report.warnings()
-    if not counter.exact:
-        warnings.append(f"token counts are estimates: the {counter.encoding} ranks were not available")
     redactor = Redactor()
     task = dataclasses.replace(
-        task,
-        title=redactor(task.title, TASK_LABEL),
-        body=fit_text(redactor(task.body, TASK_LABEL), int(total * TASK_SHARE), counter),
+        task, title=redactor(task.title, TASK_LABEL), body=redactor(task.body, TASK_LABEL)
     )
-    candidates = _candidates(repo, task, profile, opts.include, warnings)
+    # Loading the tokenizer's ranks takes a second of CPU; ranking mostly waits on git.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        loading = pool.submit(get_counter, opts.encoding or config.token_model, opts.allow_estimate)
+        candidates = _candidates(repo, task, profile, opts.include, warnings)
+        counter = loading.result()
+    if not counter.exact:
+        warnings.append(f"token counts are estimates: the {counter.encoding} ranks were not available")
+    task = dataclasses.replace(task, body=fit_text(task.body, int(total * TASK_SHARE), counter))
     paths = PathFilter(repo, PathRules.from_repo(repo.root, config.sensitive_paths), opts.exclude)
     filtered = filter_candidates(candidates, repo, paths, profile.max_files * SPARE_FACTOR)
     selected = [r.candidate.path for r in filtered.kept[: profile.max_files]]
