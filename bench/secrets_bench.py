@@ -54,12 +54,12 @@ def _tool(name: str) -> str:
     return which
 
 
-def _env(code: Path | None = None) -> dict[str, str]:
+def _env(code: Path = ROOT) -> dict[str, str]:
     """The environment for timed runs: bytecode caching on (as in a normal install), and
-    ``code`` first on the path when timing another copy of the package."""
+    ``code`` (this checkout, or another copy of the package) first on the path. Timed
+    programs run in a scratch folder, so the current directory cannot shadow it."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    if code is not None:
-        env["PYTHONPATH"] = str(code)
+    env["PYTHONPATH"] = str(code)
     return env
 
 
@@ -218,23 +218,24 @@ print(time.perf_counter() - start, 0)
 """
 
 
-def redact_throughput(tree: Path, max_mb: float, compare: Path | None) -> None:
+def redact_throughput(work: Path, tree: Path, max_mb: float, compare: Path | None) -> None:
     files = _text_files(tree, max_mb)
     mb = sum(p.stat().st_size for p in files) / 1e6
     code = _text_files(tree, max_mb / 2, frozenset({".py"}))
     code_mb = sum(p.stat().st_size for p in code) / 1e6
-    rows: list[tuple[str, str, Path | None, list[Path], float]] = [
-        ("ctxaction redact()", _REDACT_RUN, None, files, mb),
-        ("  .py files only", _REDACT_RUN, None, code, code_mb),
+    rows: list[tuple[str, str, Path, list[Path], float]] = [
+        ("ctxaction redact()", _REDACT_RUN, ROOT, files, mb),
+        ("  .py files only", _REDACT_RUN, ROOT, code, code_mb),
     ]
     if compare is not None:
         rows.append((f"ctxaction redact() ({compare.name})", _REDACT_RUN, compare, files, mb))
-    rows.append(("detect-secrets scan_file()", _DETECT_SECRETS_RUN, None, files, mb))
+    rows.append(("detect-secrets scan_file()", _DETECT_SECRETS_RUN, ROOT, files, mb))
     print(f"redaction throughput over {len(files)} text files of {tree.name} ({mb:.1f} MB), in-process:")
     speed = {}
     for name, program, snapshot, paths, size in rows:
         out = subprocess.run(
             [sys.executable, "-c", program, *map(str, paths)],
+            cwd=work,
             env=_env(snapshot),
             capture_output=True,
             text=True,
@@ -333,7 +334,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.profile:
                 profile(work, args.runs)
         if "redact" not in args.skip:
-            redact_throughput(tree, args.max_mb, args.compare)
+            redact_throughput(work, tree, args.max_mb, args.compare)
         if "scan" not in args.skip:
             throughput(work, tree, args.max_mb)
     return 0

@@ -185,3 +185,11 @@ def test_capitalised_keywords_only_wake_rules_where_written_so() -> None:
     key = expand("SK<<hex:32>>", "twilio")
     assert [f.rule for f in scan(f"TWILIO_API_KEY={key}\n", ".env")] == ["twilio-api-key"]
     assert all(f.rule != "twilio-api-key" for f in scan(f"TWILIO_API_KEY={key.lower()}\n", ".env"))
+
+
+def test_lone_surrogates_do_not_break_the_scan() -> None:
+    # JSON payloads may carry "\\ud800"; json.loads turns that into a lone surrogate.
+    secret = expand("<<gh:ghp>>", "surrogate")
+    text = f'note \ud800 then TOKEN = "{secret}"\n'
+    assert [text[f.start : f.end] for f in scan(text, "app.py")] == [secret]
+    assert secret not in redact(text, "app.py")[0]

@@ -63,7 +63,12 @@ class _Triggers:
         lower = text.lower()
         if len(lower) != len(text):  # a few characters lowercase to two: keep offsets aligned
             lower = "".join(ch if len(ch.lower()) != 1 else ch.lower() for ch in text)
-        for index, start, end in self.automaton.find_matches_as_indexes(lower, overlapping=True):
+        try:
+            found = self.automaton.find_matches_as_indexes(lower, overlapping=True)
+        except UnicodeEncodeError:  # lone surrogates (from JSON "\\ud800" and the like): one "?" each
+            lower = lower.encode("utf-8", "replace").decode("utf-8")
+            found = self.automaton.find_matches_as_indexes(lower, overlapping=True)
+        for index, start, end in found:
             for exact, indexes in self.wakes[index]:
                 if not exact or text.startswith(exact, start):
                     yield indexes, start, end

@@ -12,6 +12,11 @@ _EMAIL = LazyPattern(
 )
 _PHONE = LazyPattern(r"(?<![\w+.])(?:\+\d{1,3}[ .\-]?)?\(?\d{2,4}\)?[ .\-]\d{3,4}[ .\-]\d{3,4}(?!\w|\.\d)")
 _CARD = LazyPattern(r"(?<![\d\-])(?:\d[ \-]?){12,18}\d(?![\d\-])")
+# Cheap necessary conditions, so most files skip the full patterns (whose leading lookbehinds make
+# the regex engine try every position): every card match holds a run of 13 digits, every phone
+# match a digit, separator, digit triple (the one before its last group).
+_DIGIT_RUN = LazyPattern(r"\d(?:[ \-]?\d){12}")
+_DIGIT_SEP_DIGIT = LazyPattern(r"\d[ .\-]\d")
 # Documented test card numbers (Stripe, Braintree, PayPal docs) are not customer data.
 _TEST_CARDS = frozenset(
     {
@@ -66,18 +71,20 @@ def bulk_personal_data(text: str, path: str = "") -> str | None:
     if name in _PUBLIC_LISTS or not text:
         return None
     reasons = []
-    if "@" in text:
+    if text.count("@") >= MIN_EMAILS:
         emails = {m.group(0).lower() for m in _EMAIL.finditer(text)}
         if len(emails) >= MIN_EMAILS:
             reasons.append(f"{len(emails)} email addresses")
-    cards = {
-        d
-        for d in (re.sub(r"[ \-]", "", m.group(0)) for m in _CARD.finditer(text))
-        if d not in _TEST_CARDS and luhn_ok(d) and d[0] in "2345634"
-    }
-    if len(cards) >= MIN_CARDS:
-        reasons.append(f"{len(cards)} card numbers")
-    phones = {re.sub(r"\D", "", m.group(0)) for m in _PHONE.finditer(text)}
-    if len(phones) >= MIN_PHONES:
-        reasons.append(f"{len(phones)} phone numbers")
+    if _DIGIT_RUN.search(text):
+        cards = {
+            d
+            for d in (re.sub(r"[ \-]", "", m.group(0)) for m in _CARD.finditer(text))
+            if d not in _TEST_CARDS and luhn_ok(d) and d[0] in "2345634"
+        }
+        if len(cards) >= MIN_CARDS:
+            reasons.append(f"{len(cards)} card numbers")
+    if len(_DIGIT_SEP_DIGIT.compiled.findall(text)) >= MIN_PHONES:
+        phones = {re.sub(r"\D", "", m.group(0)) for m in _PHONE.finditer(text)}
+        if len(phones) >= MIN_PHONES:
+            reasons.append(f"{len(phones)} phone numbers")
     return f"bulk personal data ({', '.join(reasons)})" if reasons else None
