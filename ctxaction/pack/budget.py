@@ -1,11 +1,21 @@
 """Files into a token budget: every line gets a relevance, the most relevant lines go in first.
 
-A line's relevance is its file's score times how close it sits to what the signals point at
-(focus spans, with context that fades with distance; the rest of a file a little). Before that
-fill, each of the top files gets a *core* slice (its most important span, or its outline) so that
-a high-scoring big file is never dropped whole while low-scoring small files get in, and breadth
-survives a single huge definition. A file whose every line made it is packed whole; one holding
-only signatures is an outline; the rest are excerpts with "lines A–B omitted" markers.
+A line's relevance is its file's weight (its score relative to the best file's, squared) times how
+close it sits to what the signals point at (focus spans, with context that fades with distance;
+the rest of a file a little). The phases, each within what is left:
+
+1. pinned lines (required files);
+2. a *glimpse* (the head of its strongest span) of each file in rank order, within a share of the
+   budget: breadth, so the right file is present even when the ranking put it fifth;
+3. the whole strongest span of the best three files;
+4. the best files whole, when each costs at most its share (whole is worth it when cheap: fixes
+   often sit outside the lines the signals point at);
+5. the fill: all remaining lines by relevance; then gaps shorter than their marker are filled.
+
+Files join strictly in rank order, so a high-scoring big file is never dropped while low-scoring
+small files get in (only a file that cannot hold a single line is passed over). A file with every
+line in is packed whole; one holding only signatures is an outline; the rest are excerpts with
+"lines A–B omitted" markers.
 
 Pure: token costs come from a :class:`Measure` (the renderer's), estimated per line from exact
 counts of 16-line blocks; the pipeline renders, counts exactly and adjusts. A :class:`Packer`
@@ -216,6 +226,8 @@ class Packer:
         self.used = 0.0
         self.limit = 0
         self.files = 0
+        self._next = 0
+        self._skipped: set[int] = set()
 
     # -- costs -------------------------------------------------------------------------------
 
@@ -255,7 +267,7 @@ class Packer:
         new = sorted({k for k in numbers if k not in plan.chosen and 1 <= k <= plan.n})
         if not new:
             return True
-        if not plan.chosen and self.files >= self.max_files:
+        if not plan.chosen and not self._next_in_line(plan):
             return False
         chosen = set(plan.chosen)
         extra = 0.0
@@ -268,26 +280,39 @@ class Packer:
         """:meth:`take` for one line (the hot path of the fill: no copies)."""
         if number in plan.chosen:
             return True
-        if not plan.chosen and self.files >= self.max_files:
+        if not plan.chosen and not self._next_in_line(plan):
             return False
         extra = self._step(plan, plan.chosen, number)
         if self.used + extra > self.limit:
             return False
-        if not plan.chosen:
-            self.files += 1
+        joins = not plan.chosen
         plan.chosen.add(number)
         plan.cost += extra
         self.used += extra
+        if joins:
+            self.files += 1
+            self._advance()
         return True
+
+    def _next_in_line(self, plan: _Plan) -> bool:
+        """Files join in rank order (the packed files are always the best-ranked ones, but for
+        files that cannot hold even one line), up to max_files."""
+        return plan.rank == self._next and self.files < self.max_files
+
+    def _advance(self) -> None:
+        while self._next < len(self.plans) and (self.plans[self._next].chosen or self._next in self._skipped):
+            self._next += 1
 
     def _commit(self, plan: _Plan, chosen: set[int], extra: float, limit: float) -> bool:
         if self.used + extra > limit:
             return False
-        if not plan.chosen:
-            self.files += 1
+        joins = not plan.chosen
         plan.chosen = chosen
         plan.cost += extra
         self.used += extra
+        if joins:
+            self.files += 1
+            self._advance()
         return True
 
     # -- packing ------------------------------------------------------------------------------
@@ -297,7 +322,8 @@ class Packer:
 
         Raises BudgetError when the pinned lines (required files) alone do not fit.
         """
-        self.used, self.limit, self.files = 0.0, tokens, 0
+        self.used, self.limit, self.files, self._next = 0.0, tokens, 0, 0
+        self._skipped = set()
         for plan in self.plans:
             plan.chosen, plan.cost = set(), 0.0
         for plan in self.plans:
@@ -310,8 +336,14 @@ class Packer:
         core_limit = tokens * CORE_SHARE
         for plan in self.plans:
             limit = tokens if plan.rank < self.min_files else core_limit
-            if not self.take(plan, plan.glimpse, limit):
-                self.take(plan, plan.glimpse[: max(1, len(plan.glimpse) // 3)], limit)
+            if self.take(plan, plan.glimpse, limit) or self.take(
+                plan, plan.glimpse[: max(1, len(plan.glimpse) // 3)], limit
+            ):
+                continue
+            if self._step(plan, set(), plan.glimpse[0]) <= self.limit - self.used:
+                break  # the glimpses' share is spent: later files may still join through the fill
+            self._skipped.add(plan.rank)  # not even one line fits: let the next file take its place
+            self._advance()
         for plan in self.plans[:FULL_CORES]:
             self.take(plan, plan.core)
         for plan, share in zip(self.plans, WHOLE_SHARES, strict=False):

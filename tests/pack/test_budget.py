@@ -116,3 +116,19 @@ def test_estimate_tracks_the_rendered_blocks(fmt: str) -> None:
     real = sum(counter.count(fm.file_block(f)) for f in packing.files)
     assert packing.used <= 1200
     assert abs(real - packing.used) <= 0.05 * packing.used + 10
+
+
+def test_files_join_in_rank_order_but_unpackable_ones_are_skipped(measure: FormatMeasure) -> None:
+    giant_line = ["x = '" + "word " * 3000 + "'"]  # one line of ~3000 tokens: cannot fit at all
+    sources = [
+        source("giant.py", giant_line, 1.0, [Focus(1, 1, 1.0, "named")]),
+        source("big.py", py_file("big", 60), 0.9, [Focus(300, 340, 1.0, "named")]),
+        source("small.py", py_file("small", 1), 0.1),
+    ]
+    packing = pack_files(sources, 600, measure, max_files=5, min_files=1, context=3)
+    assert [f.path for f in packing.files][:1] == ["big.py"]
+    assert "giant.py" in [o.path for o in packing.omitted]
+    ranks = {s.candidate.path: i for i, s in enumerate(sources)}
+    packed = [ranks[f.path] for f in packing.files]
+    assert packed == sorted(packed)
+    assert all(ranks[o.path] > max(packed) or o.path == "giant.py" for o in packing.omitted)
