@@ -18,7 +18,7 @@ import pathspec
 from ctxaction import agents, mentions, rank
 from ctxaction.config import Config, Profile, load_config
 from ctxaction.filter import PathFilter, Readable, Redactor, filter_candidates
-from ctxaction.model import Candidate, Excluded, Package, Task
+from ctxaction.model import Candidate, Excluded, OmittedFile, Package, Task
 from ctxaction.pack.budget import BudgetError, FileSource
 from ctxaction.pack.fit import TASK_LABEL, Fitter
 from ctxaction.pack.history import fit_text, pack_history
@@ -99,15 +99,10 @@ def build(opts: BuildOptions) -> BuildResult:
         return _build(opts, repo, config)
 
 
-def _profile(opts: BuildOptions, config: Config, task: Task) -> Profile:
-    profile = config.profile(opts.profile, task.labels)
-    return agents.apply_preset(profile, agents.get_preset(opts.agent or config.agent))
-
-
 def _build(opts: BuildOptions, repo: RepoView, config: Config) -> BuildResult:
     task, report = clean_task(opts.task)
-    profile = _profile(opts, config, task)
     preset = agents.get_preset(opts.agent or config.agent)
+    profile = agents.apply_preset(config.profile(opts.profile, task.labels), preset)
     total = opts.budget if opts.budget is not None else profile.budget.total_tokens
     if total <= 0:
         raise BudgetError(f"budget must be a positive number of tokens, got {total}")
@@ -176,10 +171,9 @@ def _build(opts: BuildOptions, repo: RepoView, config: Config) -> BuildResult:
         min_files=profile.min_files,
         context=profile.context_lines,
     )
-    _, rendered = fitter.run()
-    return BuildResult(
-        package, candidates, _decisions(candidates, filtered.excluded, package), profile, rendered
-    )
+    packing, rendered = fitter.run()
+    decisions = _decisions(candidates, filtered.excluded, [*packing.omitted, *package.omitted], package)
+    return BuildResult(package, candidates, decisions, profile, rendered)
 
 
 def _repo_warnings(repo: RepoView) -> list[str]:
@@ -233,9 +227,10 @@ def _candidates(
             for p in OVERVIEW_FILES
             if p in tracked
         ][:1]
-    seen = {c.path for c in forced}
-    unique = [c for i, c in enumerate(forced) if c.path not in {f.path for f in forced[:i]}]
-    return unique + [c for c in ranked if c.path not in seen]
+    unique: dict[str, Candidate] = {}
+    for candidate in forced:
+        unique.setdefault(candidate.path, candidate)
+    return [*unique.values(), *(c for c in ranked if c.path not in unique)]
 
 
 def _source(readable: Readable) -> FileSource:
@@ -249,11 +244,14 @@ def _source(readable: Readable) -> FileSource:
 
 
 def _decisions(
-    candidates: Sequence[Candidate], excluded: Sequence[Excluded], package: Package
+    candidates: Sequence[Candidate],
+    excluded: Sequence[Excluded],
+    omitted: Sequence[OmittedFile],
+    package: Package,
 ) -> dict[str, str]:
     """Per candidate path: whole / excerpt / outline / dropped, and why."""
     out = {e.path: f"excluded: {e.reason}" for e in excluded}
-    out.update({o.path: f"dropped: {o.reason}" for o in package.omitted})
+    out.update({o.path: f"dropped: {o.reason}" for o in omitted})
     for f in package.files:
         shown = sum(b - a + 1 for a, b in f.ranges)
         out[f.path] = "whole" if f.mode == "full" else f"{f.mode}: {shown} of {f.line_count} lines"
