@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pathspec
 
 from ctxaction.model import Candidate, Excluded
 from ctxaction.repo.files import RepoView, split_lines
-from ctxaction.secure import PathRules, bulk_personal_data, redact
+from ctxaction.secure import Detector, PathRules, bulk_personal_data, default_detector, redact_with
 
 # Bigger files are never packed (not even excerpted): they are data, dumps or bundles.
 MAX_FILE_BYTES = 1_000_000
@@ -39,9 +40,13 @@ class Filtered:
 
 
 class Redactor:
-    """Redacts texts and keeps count of what it replaced (counts only, never the secrets)."""
+    """Redacts texts and keeps count of what it replaced (counts only, never the secrets).
 
-    def __init__(self) -> None:
+    ``detector`` carries the config's ``secrets:`` allowlist (default: every rule, no allowlist).
+    """
+
+    def __init__(self, detector: Detector | None = None) -> None:
+        self.detector = detector or default_detector()
         self.counts: dict[str, int] = {}
         self._lines: dict[str, list[str]] = {}
 
@@ -53,7 +58,7 @@ class Redactor:
 
     def __call__(self, text: str, path: str = "") -> str:
         """``text`` with secrets replaced; ``path`` labels where the findings were."""
-        clean, findings = redact(text, path)
+        clean, findings = redact_with(self.detector, text, path)
         if findings:
             where = path or "the task text"
             self.counts[where] = self.counts.get(where, 0) + len(findings)
@@ -66,6 +71,15 @@ class Redactor:
             for where, n in sorted(self.counts.items())
             if places is None or where in places
         ]
+
+
+def configured_detector(root: Path, config_path: Path | None) -> Detector:
+    """The secret detector with the ``secrets:`` section of the repository's config applied."""
+    from ctxaction.secure.rules import ALL_RULES
+    from ctxaction.secure.settings import load_settings
+
+    settings = load_settings(root, config_path)
+    return Detector(ALL_RULES, settings.allowlist) if settings.source else default_detector()
 
 
 class PathFilter:

@@ -17,7 +17,7 @@ import pathspec
 
 from ctxaction import agents, mentions, rank
 from ctxaction.config import Config, Profile, load_config
-from ctxaction.filter import PathFilter, Readable, Redactor, filter_candidates
+from ctxaction.filter import PathFilter, Readable, Redactor, configured_detector, filter_candidates
 from ctxaction.model import Candidate, Excluded, OmittedFile, Package, Task
 from ctxaction.pack.budget import BudgetError, FileSource
 from ctxaction.pack.fit import TASK_LABEL, Fitter
@@ -108,7 +108,7 @@ def _build(opts: BuildOptions, repo: RepoView, config: Config) -> BuildResult:
         raise BudgetError(f"budget must be a positive number of tokens, got {total}")
     sections = profile.budget.sections(total)
     warnings = _repo_warnings(repo) + report.warnings()
-    redactor = Redactor()
+    redactor = Redactor(configured_detector(repo.root, opts.config_path))
     task = dataclasses.replace(
         task, title=redactor(task.title, TASK_LABEL), body=redactor(task.body, TASK_LABEL)
     )

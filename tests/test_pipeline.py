@@ -114,6 +114,18 @@ def test_secret_in_packed_file_is_redacted(make_repo: Callable[..., GitRepo]) ->
     assert any("redacted in app/settings.py" in w for w in result.package.warnings)
 
 
+def test_secrets_allowlist_in_config_is_honoured(make_repo: Callable[..., GitRepo]) -> None:
+    repo = make_repo()
+    key = "AKIA" + "QWERTYUIOPASDFGH"
+    files = {"app/settings.py": f'AWS_KEY = "{key}"\n\n\ndef load_settings():\n    return 1\n'}
+    files["context-packages.yaml"] = "secrets:\n  allowlist:\n    paths: [app/settings.py]\n"
+    repo.commit(files)
+    task = Task("load_settings breaks", "See app/settings.py load_settings.")
+    result = build(BuildOptions(repo=repo.root, task=task, budget=2000))
+    assert key in result.rendered
+    assert not any("redacted" in w for w in result.package.warnings)
+
+
 def test_history_from_comments_newest_kept(app_repo: GitRepo) -> None:
     comments = [Comment(f"dev{i}", f"Comment {i}: check_password fails on unicode input.") for i in range(4)]
     task = Task(ISSUE.title, ISSUE.body, kind="issue", number=7, comments=comments)

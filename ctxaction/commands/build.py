@@ -128,12 +128,22 @@ def _guarded(args: argparse.Namespace, action: Any) -> int:
     from ctxaction.config import ConfigError
     from ctxaction.pipeline import BudgetError, BuildError
     from ctxaction.repo.files import RepoError
+    from ctxaction.secure.settings import SettingsError
     from ctxaction.task import TaskError
     from ctxaction.tokens import TokenizerError
 
     try:
         return int(action(_options(args)))
-    except (BuildError, BudgetError, ConfigError, RepoError, TaskError, TokenizerError, ValueError) as exc:
+    except (
+        BuildError,
+        BudgetError,
+        ConfigError,
+        RepoError,
+        SettingsError,
+        TaskError,
+        TokenizerError,
+        ValueError,
+    ) as exc:
         print(f"ctxaction {args.command}: {exc}", file=sys.stderr)
         return 1
 
