@@ -274,7 +274,7 @@ class Packer:
         for number in new:
             extra += self._step(plan, chosen, number)
             chosen.add(number)
-        return self._commit(plan, chosen, extra, self.limit if limit is None else limit)
+        return self._commit(plan, new, extra, self.limit if limit is None else limit)
 
     def take_line(self, plan: _Plan, number: int) -> bool:
         """:meth:`take` for one line (the hot path of the fill: no copies)."""
@@ -282,17 +282,7 @@ class Packer:
             return True
         if not plan.chosen and not self._next_in_line(plan):
             return False
-        extra = self._step(plan, plan.chosen, number)
-        if self.used + extra > self.limit:
-            return False
-        joins = not plan.chosen
-        plan.chosen.add(number)
-        plan.cost += extra
-        self.used += extra
-        if joins:
-            self.files += 1
-            self._advance()
-        return True
+        return self._commit(plan, (number,), self._step(plan, plan.chosen, number), self.limit)
 
     def _next_in_line(self, plan: _Plan) -> bool:
         """Files join in rank order (the packed files are always the best-ranked ones, but for
@@ -303,11 +293,11 @@ class Packer:
         while self._next < len(self.plans) and (self.plans[self._next].chosen or self._next in self._skipped):
             self._next += 1
 
-    def _commit(self, plan: _Plan, chosen: set[int], extra: float, limit: float) -> bool:
+    def _commit(self, plan: _Plan, new: Sequence[int], extra: float, limit: float) -> bool:
         if self.used + extra > limit:
             return False
         joins = not plan.chosen
-        plan.chosen = chosen
+        plan.chosen.update(new)
         plan.cost += extra
         self.used += extra
         if joins:
