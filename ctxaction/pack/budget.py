@@ -1,8 +1,8 @@
 """Files into a token budget: every line gets a relevance, the most relevant lines go in first.
 
-A line's relevance is its file's weight (its score relative to the best file's, squared) times how
-close it sits to what the signals point at (focus spans, with context that fades with distance;
-the rest of a file a little). The phases, each within what is left:
+A line's relevance is its file's weight (its score relative to the best file's, squared, shared
+over the file's spans) times how close it sits to what the signals point at (focus spans, with
+context that fades with distance; the rest of a file a little). The phases, each within what is left:
 
 1. pinned lines (required files);
 2. a *glimpse* (the head of its strongest span) of each file in rank order, within a share of the
@@ -49,6 +49,8 @@ BASE_RELEVANCE = 0.04
 WHOLE_SHARES = (0.5, 0.3, 0.2)
 # Damping of score ratios between files (1 = proportional to score).
 SCORE_EXPONENT = 2.0
+# Damping of a file's total relevance when its lines compete with other files' (0 = none).
+SPREAD_EXPONENT = 0.5
 # Files longer than this are only ever excerpted (no base relevance for their other lines).
 WHOLE_FILE_MAX_LINES = 3000
 # Gaps up to this many lines are filled when that costs no more than their marker.
@@ -155,6 +157,13 @@ def file_weight(score: float, top: float) -> float:
     return max(score, 0.0) / top if SCORE_EXPONENT == 1 else (max(score, 0.0) / top) ** SCORE_EXPONENT
 
 
+def spread(rel: Sequence[float]) -> float:
+    """How thinly a file's chance of holding the fix is spread over its lines: the damped sum of
+    its relevance. A file with many strong spans is not many times likelier to hold the fix than a
+    file with one, so each of its lines is worth less; the damping keeps big files in the race."""
+    return max(1.0, sum(rel)) ** SPREAD_EXPONENT
+
+
 def _anchors(plan: _Plan) -> list[int]:
     return anchor_distance(plan.n, [f.start for f in plan.source.candidate.focus])
 
@@ -216,7 +225,10 @@ class Packer:
         self._range = measure.range_cost()
         self._overheads: dict[int, int] = {}
         top = max((s.candidate.score for s in sources), default=0.0)
-        weights = [file_weight(s.candidate.score, top) for s in sources]
+        weights = [
+            file_weight(s.candidate.score, top) / spread(plan.relevance)
+            for s, plan in zip(sources, self.plans, strict=True)
+        ]
         self._order = sorted(
             (-weights[plan.rank] * rel, plan.rank, dist, number)
             for plan in self.plans

@@ -1,6 +1,9 @@
 """The package as JSON: the machine contract of ../shared/DESIGN.md, with the packed text.
 
-Compact separators: every token of the document counts against the budget.
+Compact separators: every token of the document counts against the budget. The task is named
+(kind, number, title, url, labels) but its body is not echoed: a program reading the manifest
+already holds the task it asked about, and the body's tokens are better spent on code. The
+Markdown and XML packages, written to be read as a prompt, carry the body.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ def to_dict(p: Package) -> dict[str, Any]:
         "note": FRAMING,
         "task": {
             "kind": task.kind, "number": task.number, "title": task.title, "url": task.url,
-            "labels": list(task.labels), "profile": p.profile, "body": task.body,
+            "labels": list(task.labels), "profile": p.profile,
         },
         "files": [file_entry(f) for f in p.files],
         "omitted": [

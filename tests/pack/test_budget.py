@@ -132,3 +132,17 @@ def test_files_join_in_rank_order_but_unpackable_ones_are_skipped(measure: Forma
     packed = [ranks[f.path] for f in packing.files]
     assert packed == sorted(packed)
     assert all(ranks[o.path] > max(packed) or o.path == "giant.py" for o in packing.omitted)
+
+
+def test_a_file_with_many_spans_shares_its_weight(measure: FormatMeasure) -> None:
+    # Two equally scored files: one lights up twelve functions, the other one. The single span
+    # of the second (longer than its first slice) is as likely to hold the fix as all twelve of
+    # the first together, so it goes in whole before the first file's other spans fill the budget.
+    many = py_file("many", 40)
+    spans = [Focus(3 + 10 * k, 11 + 10 * k, 1.0, f"hit {k}") for k in range(12)]
+    one = py_file("one", 40)
+    target = Focus(203, 252, 0.9, "defines one_20 to one_24")
+    sources = [source("many.py", many, 1.0, spans), source("one.py", one, 1.0, [target])]
+    packing = pack_files(sources, 1200, measure, max_files=5, min_files=1, context=1)
+    second = next(f for f in packing.files if f.path == "one.py")
+    assert all(covered(second.ranges, line) for line in range(target.start, target.end + 1))

@@ -133,6 +133,7 @@ def test_json_contract() -> None:
     assert data["tokenizer"] == {"encoding": "o200k_base", "exact": True}
     assert data["repo"] == {"head": "abc123", "shallow": False}
     assert data["budget"]["sections"]["files"] == 4500
+    assert data["task"]["title"] == "Crash in {{ config }} <script>" and "body" not in data["task"]
     assert [f["path"] for f in data["files"]] == [f"src/f{i}.py" for i in range(5)]
 
 
