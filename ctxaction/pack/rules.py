@@ -12,7 +12,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import pathspec
@@ -95,13 +95,83 @@ def pack_rules(
     repo: RepoView, sources: Sequence[RuleSource], selected: Sequence[str], share: int, counter: Counter,
     *, nested: bool = True, native: Sequence[str] = (), clean: Callable[[str, str], str] = lambda t, _: t,
 ) -> list[RuleFile]:
-    """Rule files for a package whose files are ``selected``, within ``share`` tokens for layers 3+.
+    """Rule files for a package whose files are ``selected``, within ``share`` tokens.
 
+    Layers 1–2 are always packed but cut (head kept, with a marker) so that together they fit
+    ``share``; layers 3+ only take what they leave. Files with the same text (``CLAUDE.md`` a
+    symlink to ``AGENTS.md``, or a copy) are packed once with a note naming the alias.
     ``native`` globs name rule files the agent loads by itself: they are listed, not inlined.
     ``clean`` (text, path) → text is applied to every body (secret redaction).
     """
-    tracked = {f.path for f in repo.tracked() if f.skip_reason is None}
+    files = {f.path: f for f in repo.tracked() if f.skip_reason is None}
     native_spec = pathspec.GitIgnoreSpec.from_lines(native) if native else None
+    entries: list[RuleFile | _Text] = []  # in packing order; natives are final already
+    texts: list[_Text] = []
+    for priority, max_lines, path in _layered(set(files), sources, selected, nested):
+        if native_spec is not None and native_spec.match_file(path):
+            entries.append(RuleFile(path, "", 0, False, priority))
+            continue
+        meta, body = frontmatter(repo.read_text(path) or "")
+        scope = scope_of(meta)
+        if scope and not matches_any(scope, selected):
+            continue
+        lines = split_lines(clean(body.strip("\n"), path))
+        if lines:
+            texts.append(_Text(path, priority, max_lines, lines, files[path].is_symlink))
+            entries.append(texts[-1])
+    texts = _dedupe(texts)
+    always = [t for t in texts if t.priority <= ALWAYS]
+    caps = _fair_caps([counter.count(t.render()) for t in always], share)
+    packed = {id(t): _cut(t, cap, counter) for t, cap in zip(always, caps, strict=True)}
+    used = sum(r.tokens for r in packed.values())
+    for text in texts:
+        if text.priority <= ALWAYS:
+            continue
+        rule = _cut(text, None, counter)
+        if used + rule.tokens <= share:
+            used += rule.tokens
+            packed[id(text)] = rule
+    return [
+        e if isinstance(e, RuleFile) else packed[id(e)]
+        for e in entries
+        if isinstance(e, RuleFile) or id(e) in packed
+    ]
+
+
+@dataclass
+class _Text:
+    """A rule file's cleaned lines before cutting, and the paths that carry the same text."""
+
+    path: str
+    priority: int
+    max_lines: int | None
+    lines: list[str]
+    is_symlink: bool
+    aliases: list[str] = field(default_factory=list)
+
+    def render(self, keep: int | None = None) -> str:
+        """The text with at most ``keep`` (and ``max_lines``) lines, an alias note and a cut marker."""
+        limit = len(self.lines) if self.max_lines is None else min(self.max_lines, len(self.lines))
+        if keep is not None:
+            limit = min(limit, keep)
+        head = [f"({', '.join(self.aliases)}: same text as {self.path}, packed once)"] if self.aliases else []
+        tail = (
+            [f"… rule file truncated: {limit} of {len(self.lines)} lines, open {self.path} for the rest"]
+            if limit < len(self.lines)
+            else []
+        )
+        return "\n".join([*head, *self.lines[:limit], *tail]) + "\n"
+
+    def kept(self, keep: int | None) -> int:
+        """Lines of the body that ``render(keep)`` shows."""
+        limit = len(self.lines) if self.max_lines is None else min(self.max_lines, len(self.lines))
+        return limit if keep is None else min(limit, keep)
+
+
+def _layered(
+    tracked: set[str], sources: Sequence[RuleSource], selected: Sequence[str], nested: bool,
+) -> list[tuple[int, int | None, str]]:
+    """(priority, max_lines, path) of every rule file, by priority (config order within one)."""
     layered: list[tuple[int, int | None, str]] = []
     seen: set[str] = set()
     for source in sources:
@@ -116,27 +186,64 @@ def pack_rules(
                 seen.add(path)
                 layered.append((ALWAYS, root_caps.get(posixpath.basename(path)), path))
     layered.sort(key=lambda item: item[0])
-    out: list[RuleFile] = []
-    used = 0
-    for priority, max_lines, path in layered:
-        if native_spec is not None and native_spec.match_file(path):
-            out.append(RuleFile(path, "", 0, False, priority))
+    return layered
+
+
+def _dedupe(texts: list[_Text]) -> list[_Text]:
+    """One entry per distinct text: a regular file is preferred over a symlink to it."""
+    by_text: dict[tuple[str, ...], _Text] = {}
+    out: list[_Text] = []
+    for text in texts:
+        key = tuple(text.lines)
+        first = by_text.get(key)
+        if first is None:
+            by_text[key] = text
+            out.append(text)
             continue
-        meta, body = frontmatter(repo.read_text(path) or "")
-        scope = scope_of(meta)
-        if scope and not matches_any(scope, selected):
-            continue
-        lines = split_lines(clean(body.strip("\n"), path))
-        if not lines:
-            continue
-        truncated = max_lines is not None and len(lines) > max_lines
-        text = "\n".join(lines[:max_lines] if truncated else lines) + "\n"
-        tokens = counter.count(text)
-        if priority > ALWAYS and used + tokens > share:
-            continue
-        used += tokens
-        out.append(RuleFile(path, text, tokens, truncated, priority))
+        if first.is_symlink and not text.is_symlink:
+            first.aliases.append(first.path)
+            first.path, first.is_symlink = text.path, False
+        else:
+            first.aliases.append(text.path)
+        first.priority = min(first.priority, text.priority)
+        caps = [c for c in (first.max_lines, text.max_lines) if c is not None]
+        first.max_lines = max(caps) if len(caps) == 2 else None
     return out
+
+
+def _fair_caps(sizes: Sequence[int], share: int) -> list[int]:
+    """Token caps that fit ``share``: small files whole, the rest split the remainder evenly."""
+    caps = [0] * len(sizes)
+    left, open_ = max(share, 0), sorted(range(len(sizes)), key=lambda i: sizes[i])
+    while open_:
+        even = left // len(open_)
+        index = open_[0]
+        if sizes[index] > even:
+            for i in open_:
+                caps[i] = even
+            break
+        caps[index] = sizes[index]
+        left -= sizes[index]
+        open_.pop(0)
+    return caps
+
+
+def _cut(text: _Text, cap: int | None, counter: Counter) -> RuleFile:
+    """The rule file within ``cap`` tokens (None = its ``max_lines`` only), head kept."""
+    keep = None
+    rendered = text.render()
+    if cap is not None and counter.count(rendered) > cap:
+        low, high = 0, text.kept(None)
+        while low < high:  # the most head lines whose rendering fits the cap
+            middle = (low + high + 1) // 2
+            if counter.count(text.render(middle)) <= cap:
+                low = middle
+            else:
+                high = middle - 1
+        keep = low
+        rendered = text.render(keep)
+    truncated = text.kept(keep) < len(text.lines)
+    return RuleFile(text.path, rendered, counter.count(rendered), truncated, text.priority)
 
 
 def skills_index(
