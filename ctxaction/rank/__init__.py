@@ -12,8 +12,8 @@ from typing import Protocol
 
 from ctxaction.mentions import extract
 from ctxaction.model import Candidate, Task
+from ctxaction.rank import callees, neighbours
 from ctxaction.rank import candidates as found
-from ctxaction.rank import neighbours
 from ctxaction.rank.board import Board
 from ctxaction.rank.focus import build_focus
 from ctxaction.rank.scoring import DEFAULT_WEIGHTS, merged_weights, score
@@ -59,6 +59,7 @@ def collect(repo: RepoView, task: Task, profile: RankProfile) -> list[Candidate]
         strong = _strongest(ctx.board, weights)
         neighbours.imports(ctx, strong)
         neighbours.tests(ctx, strong)
+        callees.expand(ctx, strong)
         phrases = [n for n, w in sorted(mentions.identifiers.items(), key=lambda kv: -kv[1]) if w >= 0.8][:4]
         neighbours.from_history(ctx, mined.result(), strong, profile.history_days, phrases)
         neighbours.blame(ctx, blamed.result())

@@ -12,6 +12,7 @@ from ctxaction.rank.candidates import Context
 from ctxaction.repo import history, search
 from ctxaction.repo.files import RepoView
 from ctxaction.repo.imports import (
+    header_source_pairs,
     imports_of,
     is_test_path,
     module_names,
@@ -23,9 +24,10 @@ from ctxaction.repo.kinds import code_globs, language_of
 
 _IMPORT_LINE = (
     r"^\s*(from|import)\s.*\b({names})\b|require\s*\(.*\b({names})\b|\bfrom\s+['\"][^'\"]*\b({names})\b"
-    r"|#\s*include\s+\"[^\"]*\b({names})\b|^\s*(pub\s+)?(use|mod)\s.*\b({names})\b"
+    r"|#\s*include\s+[\"<][^\">]*\b({names})\b|^\s*(pub\s+)?(use|mod)\s.*\b({names})\b"
 )
 MAX_REVERSE_IMPORTERS = 30
+_HEADER_EXTS = (".h", ".hh", ".hpp", ".hxx", ".h++", ".inl")
 RECENT_FALLBACK = 10
 
 
@@ -43,6 +45,9 @@ def imports(ctx: Context, strong: Sequence[tuple[str, float]]) -> None:
                 0.6 * rel / math.sqrt(max(1, len(deps)) / 4 + 1),
                 f"imported by {path}",
             )
+        for pair in header_source_pairs(path, ctx.index):
+            kind = "header" if pair.endswith(_HEADER_EXTS) else "source"
+            ctx.board.add(pair, "import_distance", 0.8 * rel, f"{kind} of {path}")
     names: dict[str, list[str]] = {}
     for path, _ in strong:
         for name in module_names(path):

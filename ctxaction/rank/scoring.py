@@ -23,6 +23,7 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     "keyword_match": 0.6,  # BM25 of the text's keywords over the file (normalized to the best file)
     "name_match": 0.4,  # defines functions/classes whose names contain the text's keywords
     "symbol_use": 0.4,  # the file uses identifiers the text names (config options, functions)
+    "callee": 0.3,  # defines a function that a definition the text names calls (one hop)
     "import_distance": 0.2,  # imports or is imported by a strong candidate
     "blame": 0.3,  # changed by the commits that last touched lines the text names
     "co_change": 0.1,  # changed together with strong candidates

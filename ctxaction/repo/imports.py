@@ -20,7 +20,7 @@ _JS_IMPORT = re.compile(r"""(?:\bfrom\s+|\bimport\s*\(?\s*|\brequire\s*\(\s*)['"
 _GO_IMPORT = re.compile(r'^\s*(?:import\s+)?(?:\w+\s+)?"([\w./\-]+)"\s*$')
 _RUST_USE = re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?(?:use|mod)\s+([\w:]+)")
 _JAVA_IMPORT = re.compile(r"^\s*import\s+(?:static\s+)?([\w.]+)")
-_C_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+_C_INCLUDE = re.compile(r'^\s*#\s*include\s+(?:"([^"]+)"|<([^>]+/[^>]+)>)')
 _JS_EXTS = ("", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".vue", "/index.ts", "/index.tsx", "/index.js")
 _TEST_DIRS = frozenset({"test", "tests", "testing", "__tests__", "spec", "specs", "unittests", "unit_tests"})
 
@@ -89,13 +89,42 @@ def resolve_import_line(path: str, line: str, lang: str, idx: ModuleIndex) -> li
         return idx.module(m.group(1))[:1] if m else []
     if lang in ("c", "cpp", "objc"):
         m = _C_INCLUDE.match(line)
-        if not m:
-            return []
-        near = _relative(path, "./" + m.group(1), ("",), idx)
-        return near or [
-            p for p in idx.by_name.get(posixpath.basename(m.group(1)), []) if p.endswith(m.group(1))
-        ]
+        return _c_include(path, m.group(1) or m.group(2), idx) if m else []
     return []
+
+
+def _c_include(path: str, spec: str, idx: ModuleIndex) -> list[str]:
+    """``#include "x/y.h"`` relative to the including file, else any tracked path ending in it (an
+    include root such as ``include/`` or ``src/``); ``<x/y.h>`` only when it names a directory too,
+    so system headers never match a same-named project file."""
+    near = _relative(path, "./" + spec, ("",), idx)
+    if near:
+        return near
+    named = idx.by_name.get(posixpath.basename(spec), [])
+    return [p for p in named if p == spec or p.endswith("/" + spec)][:2]
+
+
+_C_HEADERS: tuple[str, ...] = (".h", ".hh", ".hpp", ".hxx", ".h++", ".inl")
+_C_SOURCES: tuple[str, ...] = (".c", ".cc", ".cpp", ".cxx", ".c++", ".m", ".mm")
+
+
+def header_source_pairs(path: str, idx: ModuleIndex) -> list[str]:
+    """The C/C++ source of a header or the header of a source (``include/lib/foo.h`` ↔ ``src/foo.cc``):
+    same stem, the other kind of extension, the closest directory first."""
+    stem, ext = posixpath.splitext(posixpath.basename(path))
+    if ext in _C_HEADERS:
+        others = _C_SOURCES
+    elif ext in _C_SOURCES:
+        others = _C_HEADERS
+    else:
+        return []
+    found = [p for other in others for p in idx.by_name.get(stem + other, []) if not is_test_path(p)]
+    return sorted(found, key=lambda p: (-_shared_dirs(path, p), p))[:2]
+
+
+def _shared_dirs(a: str, b: str) -> int:
+    """Directory names two paths share (``include/yaml-cpp/x.h`` and ``src/x.cpp`` share none)."""
+    return len(set(a.split("/")[:-1]) & set(b.split("/")[:-1]))
 
 
 def _python_line(path: str, line: str, idx: ModuleIndex) -> list[str]:
@@ -173,33 +202,49 @@ def is_test_path(path: str) -> bool:
 
 
 def tested_name(path: str) -> str | None:
-    """The source stem a test file is about (``tests/test_utils.py`` → ``utils``), or None."""
+    """The source stem a test file is about (``tests/test_utils.py`` → ``utils``; a plainly named file in
+    a test directory, ``tests/parser.rs`` or ``__tests__/format.ts``, is about its own stem), or None."""
     stem = posixpath.splitext(posixpath.basename(path))[0]
     m = _TEST_NAME.match(stem)
     if not m:
-        return None
+        in_test_dir = any(p.lower() in _TEST_DIRS for p in path.split("/")[:-1])
+        return stem if in_test_dir and stem not in _GENERIC_TEST_STEMS else None
     return next((g for g in m.groups() if g), None)
 
 
 def tests_for(source: str, idx: ModuleIndex) -> list[str]:
-    """Test files whose name points at ``source``'s stem (same language)."""
+    """Test files whose name points at ``source``'s stem (same language family), nearest first."""
     stem = posixpath.splitext(posixpath.basename(source))[0]
-    lang = language_of(source)
-    out: list[str] = []
-    for cand in _test_names(stem):
-        for p in idx.by_name.get(cand + posixpath.splitext(source)[1], []):
-            if p != source and language_of(p) == lang:
-                out.append(p)
-    return sorted(set(out), key=lambda p: (not p.startswith(posixpath.dirname(source).split("/")[0]), p))[:4]
+    out: set[str] = set()
+    for ext in _sibling_exts(source):
+        for cand in _test_names(stem):
+            out.update(p for p in idx.by_name.get(cand + ext, []) if p != source)
+        # ``tests/parser.rs``, ``__tests__/format.ts``: a test directory's file named like the source.
+        out.update(p for p in idx.by_name.get(stem + ext, []) if p != source and tested_name(p) == stem)
+    return sorted(out, key=lambda p: (-_shared_dirs(source, p), p))[:4]
 
 
 def sources_for(test: str, idx: ModuleIndex) -> list[str]:
-    """Source files a test file is named after."""
+    """Source files a test file is named after, nearest first."""
     name = tested_name(test)
     if not name:
         return []
-    ext = posixpath.splitext(test)[1]
-    return [p for p in idx.by_name.get(name + ext, []) if not is_test_path(p)][:4]
+    found = {p for ext in _sibling_exts(test) for p in idx.by_name.get(name + ext, []) if not is_test_path(p)}
+    return sorted(found, key=lambda p: (-_shared_dirs(test, p), p))[:4]
+
+
+_GENERIC_TEST_STEMS = frozenset({"mod", "index", "lib", "main", "common", "utils", "helpers", "fixtures"})
+_JS_FAMILY = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
+
+
+def _sibling_exts(path: str) -> tuple[str, ...]:
+    """Extensions a test and its source may differ by (``foo.spec.js`` tests ``foo.ts``)."""
+    ext = posixpath.splitext(path)[1]
+    if ext in _JS_FAMILY:
+        return _JS_FAMILY
+    if ext in _C_HEADERS or ext in _C_SOURCES:
+        return (ext, *(e for e in _C_SOURCES if e != ext))
+    return (ext,)
 
 
 _TEST_FORMS = (
