@@ -102,7 +102,10 @@ def test_native_and_csharp_frames() -> None:
     [
         ("src/app/util.py:238: unconditional skip", ("src/app/util.py", 238)),
         ("main.c:12:5: error: expected ';'", ("main.c", 12)),
-        ("see https://github.com/o/r/blob/main/lib/util.js#L20", ("/o/r/blob/main/lib/util.js", 20)),
+        ("see https://github.com/o/r/blob/main/lib/util.js#L20", ("lib/util.js", 20)),
+        ("https://github.com/o/r/blob/v1/cJSON.c : 2669 overflows", ("cJSON.c", 2669)),
+        ("the panic at line 851 of tree.go", ("tree.go", 851)),
+        ("see file.go line 851", ("file.go", 851)),
         ("lib/thing.rb:33:in `call'", ("lib/thing.rb", 33)),
     ],
 )
@@ -210,3 +213,80 @@ def test_long_lines_are_clipped_before_matching() -> None:
     far = extract("t", "x" * 5000 + " pkg/b.py")
     assert near.paths == ["pkg/a.py"]
     assert far.paths == []
+
+
+def test_line_references_written_the_human_way() -> None:
+    text = (
+        "https://github.com/o/r/blob/master/src/cJSON.c : 2669 reads past the end\n"
+        "the panic comes from [here](https://github.com/o/r/blob/v1.7.7/tree.go#L851)\n"
+        "see file.go line 99, also at line 12 of pkg/x.rs\n"
+        "compare https://github.com/o/r/blob/0a1b2c/src/map.rs#L229-L243\n"
+        "the result: 3 items"
+    )
+    assert [(f.path, f.line) for f in parse_frames(text)] == [
+        ("src/cJSON.c", 2669),
+        ("tree.go", 851),
+        ("file.go", 99),
+        ("pkg/x.rs", 12),
+        ("src/map.rs", 229),
+        ("src/map.rs", 243),
+    ]
+    assert extract("t", text).paths[:2] == ["src/cJSON.c", "tree.go"]
+
+
+def test_links_name_no_identifiers_but_blob_paths_stay() -> None:
+    m = extract(
+        "isFlagArg breaks",
+        "Repro: https://go.dev/play/p/UxqRkMcEX2a and https://github.com/SomeOwner/some-repo/blob/main/"
+        "lib/apply-extends.js#L22 (see www.w3.org and go.dev)",
+    )
+    assert "isFlagArg" in m.identifiers
+    assert not {"UxqRkMcEX2a", "SomeOwner", "some_repo", "dev", "com"} & set(m.identifiers)
+    assert not {"go.dev", "www.w3.org"} & set(m.dotted)
+    assert "lib/apply-extends.js" in m.paths
+
+
+def test_words_marked_as_code_are_identifiers_even_when_english() -> None:
+    m = extract(
+        "Implement Eq for Value, Number and Map",
+        "All these types implement `PartialEq`, so `Eq` holds for `Number` and `Value` too. "
+        "The value of a number is plain prose, and so is `value`.",
+    )
+    ids = m.identifiers
+    assert ids["Eq"] == ids["Number"] == ids["Value"] == 1.0
+    assert 0 < ids["Map"] < 1.0  # listed in the title next to code words
+    assert "Implement" not in ids and "implement" not in ids and "value" not in ids
+    assert "Network" not in extract("Network, Storage and Disk are slow", "").identifiers
+
+
+def test_code_chains_in_several_languages() -> None:
+    m = extract(
+        "App::_parse_arg drops values",
+        "In C the `node->next` pointer is stale; Javadoc says Element#appendChild and "
+        "crate::de::Deserializer handles it, and pkg.Func() is called. Issue #12 and C# are not chains.",
+    )
+    assert {"App._parse_arg", "node.next", "Element.appendChild", "crate.de.Deserializer", "pkg.Func"} <= set(
+        m.dotted
+    )
+    assert "_parse_arg" in m.identifiers and "appendChild" in m.identifiers
+    assert m.issue_refs == [12]
+
+
+def test_joined_forms_of_hyphenated_and_repeated_phrases() -> None:
+    m = extract(
+        "Config parsing breaks on multi-line arrays",
+        "The foreign content handling pops too little: foreign content must be closed first. "
+        "This is a built-in behaviour. The parser reads the file once.",
+    )
+    ids = m.identifiers
+    assert {"multiline", "multi_line", "MultiLine", "multiLine"} <= set(ids)
+    assert {"ForeignContent", "foreign_content", "foreigncontent"} <= set(ids)
+    assert max(ids["ForeignContent"], ids["multiline"]) < 0.5  # weak candidates only
+    assert "builtin" not in ids  # a function word does not join
+    assert "ParserReads" not in ids and "FileOnce" not in ids  # said once: plain prose
+
+
+def test_phrases_are_capped() -> None:
+    body = " ".join(f"alpha{i} beta{i} and alpha{i} beta{i}." for i in range(30))
+    joined = [n for n in extract("t", body).identifiers if n.startswith("Alpha")]
+    assert 0 < len(joined) <= 6

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from ctxaction.mentions import words
 from ctxaction.mentions.frames import Frame, parse_frames
+from ctxaction.mentions.phrases import phrase_identifiers
 from ctxaction.mentions.text import Segment, segments
 from ctxaction.mentions.words import split_identifier
 
@@ -54,7 +55,11 @@ def extract(title: str, body: str = "", extra: str = "") -> Mentions:
         paths=words.paths(raw),
         frames=parse_frames(raw),
         dotted=words.dotted_names(segs),
-        identifiers={**words.kebab_identifiers(segs), **words.identifiers(segs)},
+        identifiers={
+            **phrase_identifiers(segs, words.STOPWORDS | words.IDENT_STOP),
+            **words.kebab_identifiers(segs),
+            **words.identifiers(segs),
+        },
         errors=words.error_names(raw),
         messages=words.messages(segs),
         keywords=words.keywords(segs),

@@ -42,11 +42,18 @@ _NATIVE = re.compile(
 )
 # C#: at Ns.Cls.Method() in C:\src\File.cs:line 42
 _CSHARP = re.compile(r"\bat (?P<func>[\w.<>`]+)\([^)]*\) in (?P<path>.+?\.cs):line (?P<line>\d+)")
-# Generic "path.ext:123" (compilers, linters, pytest, Ruby) and GitHub blob links "path.ext#L12".
+# Generic "path.ext:123" (compilers, linters, pytest, Ruby), "file.c : 2669" as people type it,
+# "file.go line 851", and GitHub blob links "path.ext#L12" or "#L12-L20" (both ends kept).
 _FILE_LINE = re.compile(
     rf"(?<![\w./\\~@+\-:])(?P<path>{_PATH_CHARS}*[\w\-]\.(?:{_CODE_EXT}))"
-    r"(?::|#L|\(|, line |\", line | line )(?P<line>\d+)\b"
+    r"(?::| :\s?|#L|\(|, line |\", line |,? (?:at |on )?line )(?P<line>\d+)\b(?:-L(?P<end>\d+)\b)?"
 )
+# Line first: "at line 851 of tree.go", "line 12 in src/app.ts".
+_LINE_OF_FILE = re.compile(
+    rf"\b[Ll]ine (?P<line>\d+) (?:of|in) (?:file )?`?(?P<path>{_PATH_CHARS}*[\w\-]\.(?:{_CODE_EXT}))\b"
+)
+# The in-repository part of a blob/tree link: github.com/owner/repo/blob/<ref>/src/x.go → src/x.go.
+_BLOB = re.compile(r"^(?:[\w.\-]+\.\w+)?/[^/]+/[^/]+/(?:-/)?(?:blob|tree|raw|blame)/[^/]+/(?=.)")
 
 
 @dataclass(frozen=True)
@@ -82,6 +89,11 @@ def parse_frames(text: str) -> list[Frame]:
             pending_ipy = None
             continue
         for m in _FILE_LINE.finditer(line):
+            path = m.group("path")
+            found.append((path, int(m.group("line")), "", _lang_of(path), False))
+            if m.group("end") and int(m.group("end")) > int(m.group("line")):
+                found.append((path, int(m.group("end")), "", _lang_of(path), False))
+        for m in _LINE_OF_FILE.finditer(line):
             found.append((m.group("path"), int(m.group("line")), "", _lang_of(m.group("path")), False))
     seen: set[tuple[str, int | None, str]] = set()
     out: list[Frame] = []
@@ -141,6 +153,7 @@ def _clean_path(path: str) -> str:
             path = path[len(prefix) :]
     if "://" in path:  # http(s)://host/path → /path
         path = "/" + path.split("://", 1)[1].partition("/")[2]
+    path = in_repo_path(path)
     path = path.replace("\\", "/")
     drive = path[1:] if path.startswith("/") else path
     if len(drive) > 2 and drive[1] == ":" and drive[0].isalpha():  # C:/Users/... or /C:/Users/...
@@ -148,3 +161,9 @@ def _clean_path(path: str) -> str:
     while path.startswith("./"):
         path = path[2:]
     return path
+
+
+def in_repo_path(path: str) -> str:
+    """The path inside the repository of a blob/tree link (``/o/r/blob/v1.2/src/x.go`` → ``src/x.go``)."""
+    match = _BLOB.match(path)
+    return path[match.end() :] if match else path

@@ -6,8 +6,12 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from ctxaction.mentions.frames import in_repo_path
+
 SegmentKind = Literal["prose", "inline", "fence"]
 
+# Links name hosts, owners and commit ids, not code: only a blob link's in-repo path is kept.
+_URL = re.compile(r"\b(?:https?|ftp)://[^\s<>()\[\]\"'`]+")
 _HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*([\w+-]*)")
 _INLINE = re.compile(r"(`+)([^\n`][^\n]*?)\1")
@@ -35,6 +39,7 @@ def clean(text: str) -> str:
     """Drop HTML comments (issue-template hints), known markup tags and package-version listings."""
     text = _HTML_COMMENT.sub("", text.replace("\r\n", "\n"))
     text = _HTML_TAG.sub(" ", text)
+    text = _URL.sub(_link_path, text)
     return "\n".join(line for line in text.split("\n") if not _PACKAGE_ROW.match(line))
 
 
@@ -74,3 +79,10 @@ def _split_inline(text: str, title: bool = False) -> list[Segment]:
         pos = m.end()
     out.append(Segment(text[pos:], "prose", title))
     return out
+
+
+def _link_path(match: re.Match[str]) -> str:
+    """A blob/tree link's in-repo path (``src/map.rs``), or a space for any other link."""
+    path = "/" + match.group(0).split("://", 1)[1].partition("/")[2]
+    inner = in_repo_path(path.split("#", 1)[0].split("?", 1)[0])
+    return f" {inner} " if inner != path.split("#", 1)[0].split("?", 1)[0] else " "

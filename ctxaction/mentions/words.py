@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from ctxaction.mentions.frames import in_repo_path
 from ctxaction.mentions.text import Segment
 
 
@@ -13,7 +14,13 @@ def _wordset(text: str) -> frozenset[str]:
 
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)+(?![\w(]*\.\w*/)")
+# ``pkg.mod.Class``, ``crate::mod::Item``, ``obj->field``, Javadoc/Ruby-doc ``Class#method``.
+_DOTTED = re.compile(
+    r"(?<![\w.#])[A-Za-z_]\w*(?:(?:\.|::|->)[A-Za-z_]\w*|(?<=[a-z0-9])#[a-z_]\w*)+(?![\w(]*\.\w*/)"
+)
+_SEPARATORS = re.compile(r"\.|::|->|#")
+# Host names written without a scheme (go.dev, www.w3.org): a chain ending in one of these.
+_TLDS = _wordset("com org net dev edu gov io")
 _CALL = re.compile(r"(?<!\w)([A-Za-z_]\w*)\s*\(")
 _CAMEL = re.compile(r"[a-z0-9][A-Z]|[A-Z]{2}[a-z]")
 _SPLIT = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
@@ -101,46 +108,88 @@ def identifiers(segs: Iterable[Segment]) -> dict[str, float]:
     """Code names with a strength in 0..1 (inline code and titles strongest, code blocks weakest)."""
     out: dict[str, float] = {}
 
-    def add(name: str, weight: float) -> None:
-        if len(name) < 3 or name.lower() in IDENT_STOP or name.isdigit():
+    def add(name: str, weight: float, marked: bool = False) -> None:
+        # A capitalized word the issue marks as code (`Number`, `Eq`) is a type name even when
+        # its lower-case form is an English or throwaway word.
+        exempt = marked and name[:1].isupper() and len(name) >= 2
+        if name.isdigit() or (not exempt and (len(name) < 3 or name.lower() in IDENT_STOP)):
             return
         prev = out.get(name, 0.0)
         out[name] = min(1.0, max(prev, weight) + (0.05 if prev else 0.0))
 
+    segs = list(segs)
+    spans = {s.text for s in segs if s.kind == "inline" and _IDENT.fullmatch(s.text)}
     for seg in segs:
         called = {m.group(1) for m in _CALL.finditer(seg.text)}
         dotted: set[str] = set()
         prefixes: set[str] = set()  # leading parts of chains: packages and aliases (sphinx, ext, np)
         for m in _DOTTED.finditer(seg.text):
-            parts = re.split(r"\.|::", m.group(0))
-            if parts[-1].lower() in _FILE_EXTS:
-                continue  # a file name such as index.rst
+            parts = _SEPARATORS.split(m.group(0))
+            if _not_code_chain(m.group(0), parts):
+                continue
             dotted.update(parts)
             prefixes.update(p for p in parts[:-1] if not is_code_like(p))
         in_files = {m.group(0).rsplit(".", 1)[0] for m in _PATH.finditer(seg.text)}
-        for tok in _IDENT.findall(seg.text):
+        # Directories of file paths (Users/me/go/pkg/...) name places, not code.
+        text = _PATH.sub(_path_stem, seg.text)
+        for tok in _IDENT.findall(text):
             if tok in in_files and tok not in called:
                 continue
             shaped = is_code_like(tok) or tok in called or tok in dotted
             scale = 0.3 if tok in prefixes and tok not in called else 1.0
             if seg.kind == "inline":
-                add(tok, scale * (1.0 if shaped or tok.lower() not in STOPWORDS else 0.3))
+                marked = seg.text == tok
+                add(tok, scale * (1.0 if shaped or marked or tok.lower() not in STOPWORDS else 0.3), marked)
             elif seg.kind == "fence":
                 if shaped:
                     add(tok, scale * (0.5 if tok in called or tok in dotted else 0.4))
+            elif seg.title and tok in spans:
+                add(tok, 1.0, marked=True)  # a title word the body writes as code
             elif shaped and tok.lower() not in STOPWORDS:
                 add(tok, scale * (1.0 if seg.title else 0.8))
+        if seg.title and seg.kind == "prose":
+            for name in _listed_with_code(seg.text, spans):
+                add(name, 0.6, marked=True)
     return out
 
 
+# "Value, Number and Map": capitalized words listed together (comma, and, or).
+_LISTED = re.compile(r"\b[A-Z]\w*(?:(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+)[A-Z]\w*)+")
+
+
+def _listed_with_code(title: str, spans: set[str]) -> list[str]:
+    """Title words listed alongside words the body writes as code: they name the same kind of thing."""
+    out: list[str] = []
+    for m in _LISTED.finditer(title):
+        members = _IDENT.findall(m.group(0))
+        names = [w for w in members if w not in ("and", "or")]
+        if any(w in spans or is_code_like(w) for w in names):
+            out += [w for w in names if w not in spans]
+    return out
+
+
+def _path_stem(match: re.Match[str]) -> str:
+    """A known-extension path reduced to its file name; other dotted words stay as written."""
+    if match.group("ext").lower() not in _FILE_EXTS:
+        return match.group(0)
+    return match.group(0).rsplit("/", 1)[-1]
+
+
+def _not_code_chain(chain: str, parts: list[str]) -> bool:
+    """A file name (``index.rst``) or a host name (``go.dev``) rather than a code chain."""
+    last = parts[-1].lower()
+    return last in _FILE_EXTS or (last in _TLDS and "." in chain and chain == chain.lower())
+
+
 def dotted_names(segs: Iterable[Segment]) -> list[str]:
-    """Dotted or ``::`` chains (``pkg.mod.Class.method``, ``crate::a::b``) outside plain sentences."""
+    """Code chains (``pkg.mod.Class.method``, ``crate::a::b``, ``obj->field``, ``Class#method``) as
+    dotted names."""
     out: list[str] = []
     for seg in segs:
         for m in _DOTTED.finditer(seg.text):
-            name = m.group(0).replace("::", ".")
-            parts = name.split(".")
-            if parts[-1].lower() in _FILE_EXTS or all(p.lower() in STOPWORDS for p in parts):
+            parts = _SEPARATORS.split(m.group(0))
+            name = ".".join(parts)
+            if _not_code_chain(m.group(0), parts) or all(p.lower() in STOPWORDS for p in parts):
                 continue
             if name not in out:
                 out.append(name)
@@ -163,7 +212,7 @@ def kebab_identifiers(segs: Iterable[Segment]) -> dict[str, float]:
     for seg in segs:
         if seg.kind == "prose" and not seg.title:
             continue
-        for m in _KEBAB.finditer(seg.text):
+        for m in _KEBAB.finditer(_PATH.sub(_path_stem, seg.text)):
             name = m.group(0).replace("-", "_")
             out[name] = max(out.get(name, 0.0), 0.8 if seg.kind == "inline" else 0.5)
     return out
@@ -212,12 +261,12 @@ def paths(text: str) -> list[str]:
         if m.group("ext").lower() not in _FILE_EXTS:
             continue
         raw = m.group(0).lstrip("./")
-        if "." not in raw or raw in out:
-            continue
         prefix = text[max(0, m.start() - 8) : m.start()]
         if "://" in prefix and "/" not in raw:
             continue  # a host name such as example.com
-        out.append(raw)
+        raw = in_repo_path(raw)
+        if "." in raw and raw not in out:
+            out.append(raw)
     return out
 
 
