@@ -33,6 +33,9 @@ DEFINED_POINTS = 2.5
 USE_POINTS = 1.0
 NAME_POINTS = 1.5
 KEYWORD_POINTS = 1.2
+# Tests inside a source file (Rust `#[cfg(test)] mod tests`) repeat the names the issue uses; the
+# fix is in the code they test.
+TEST_CODE_FACTOR = 0.3
 
 
 class _Spans:
@@ -161,6 +164,8 @@ def _score_definitions(
             points += KEYWORD_POINTS * density
             if not whys:
                 whys.append("keywords " + ", ".join(sorted(words, key=lambda w: -idf.get(w, 0.0))[:3]))
+        if d.in_test:
+            points *= TEST_CODE_FACTOR
         if points > 0:
             out.append((points, d, f"{d.qualname}: {'; '.join(whys)}" if whys else d.qualname))
     out.sort(key=lambda t: (-t[0], t[1].start))

@@ -1,47 +1,37 @@
 """Definitions (functions, classes, types …) with the line spans of their bodies.
 
-Python is parsed with :mod:`ast` (an indentation scanner takes over for code ``ast`` rejects, such as
-Python 2); brace languages (JS/TS, Go, Rust, Java/Kotlin/C#, C/C++) use definition patterns and
-brace matching. Only candidate files are ever parsed.
+Python is read by an indentation scanner (:func:`python_ast` is the exact reference); brace
+languages (JS/TS, Go, Rust, Java/Kotlin/C#, C/C++, PHP) by :mod:`symbols_brace`: signature headers
+joined across lines, per-language detectors, brace matching outside strings and comments. Only
+candidate files are ever parsed, and only their first ``MAX_CHARS`` characters.
 """
 
 from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass
 
 from ctxaction.repo.files import split_lines
 from ctxaction.repo.kinds import language_of
+from ctxaction.repo.symbols_brace import brace_definitions
+from ctxaction.repo.symbols_model import Definition
 
-MAX_BRACE_SCAN = 3000  # lines scanned for a block's closing brace
+__all__ = ["MAX_CHARS", "Definition", "definitions", "innermost", "python_ast"]
 
-
-@dataclass(frozen=True)
-class Definition:
-    """A named definition spanning ``start``..``end`` (1-based, inclusive, decorators included)."""
-
-    name: str
-    kind: str  # function, method, class, type, variable, macro, module
-    start: int
-    end: int
-    parent: str = ""  # enclosing class/impl/type name
-
-    @property
-    def qualname(self) -> str:
-        """``Parent.name`` or ``name``."""
-        return f"{self.parent}.{self.name}" if self.parent else self.name
+# Bigger files (bundles, generated tables) are read up to here: definitions further down are not
+# found and an unclosed body runs to the cut.
+MAX_CHARS = 400_000
 
 
 def definitions(text: str, path: str) -> list[Definition]:
     """Definitions of a file, in source order; [] for languages without a finder."""
+    if len(text) > MAX_CHARS:
+        cut = text.rfind("\n", 0, MAX_CHARS)
+        text = text[: cut if cut > 0 else MAX_CHARS]
     lang = language_of(path)
     if lang == "python":
         return _python(text)
-    patterns = _BRACE_PATTERNS.get(lang)
-    if patterns is None:
-        return []
-    return _brace_language(split_lines(text), patterns, lang)
+    return brace_definitions(split_lines(text), lang)
 
 
 def innermost(defs: list[Definition], line: int) -> Definition | None:
@@ -138,9 +128,7 @@ def _python_scan(lines: list[str]) -> list[Definition]:
         if v is not None:
             # Module constants and class attributes; assignments inside functions are locals.
             if not stack or stack[-1][2]:
-                out.append(
-                    Definition(_group(v, 2), "variable", i + 1, _statement_end(lines, i, ("\\",)), parent)
-                )
+                out.append(Definition(_group(v, 2), "variable", i + 1, _py_statement_end(lines, i), parent))
             continue
         assert m is not None
         end = _py_block_end(lines, in_string, i, indent)
@@ -194,165 +182,16 @@ def _py_block_end(lines: list[str], in_string: list[bool], i: int, indent: int) 
     return end
 
 
-# -- brace languages -----------------------------------------------------------------------
-
-_NOT_NAMES = frozenset(
-    {"if", "for", "while", "switch", "catch", "return", "function", "else", "do", "try", "new", "sizeof",
-     "typeof", "await", "throw", "case", "match", "loop", "defined", "elif", "foreach", "using", "lock"}
-)  # fmt: skip
-
-_JS = [
-    (re.compile(r"^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*(\w+)"), "function"),
-    (re.compile(r"^\s*(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s+(\w+)"), "class"),
-    (re.compile(r"^\s*(?:export\s+)?(?:declare\s+)?(?:interface|type|enum|namespace)\s+(\w+)"), "type"),
-    (re.compile(r"^\s*(?:export\s+)?(?:const|let|var)\s+(\w+)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function|\(|\w+\s*=>)"),
-     "function"),
-    (re.compile(r"^\s*(?:export\s+)?(?:const|let|var)\s+(\w+)\s*="), "variable"),
-    (re.compile(r"^\s+(?:(?:public|private|protected|static|async|readonly|override|get|set|abstract)\s+)*"
-                r"#?(\w+)\s*(?:<[^>]*>)?\s*\([^;]*\)\s*(?::\s*[^{;]+)?\{\s*$"), "method"),
-    (re.compile(r"^\s+(\w+)\s*:\s*(?:async\s+)?function\b"), "method"),
-]  # fmt: skip
-_GO = [
-    (re.compile(r"^func\s+\(\s*\w*\s*\*?\s*(\w+)[^)]*\)\s*(\w+)"), "method"),
-    (re.compile(r"^func\s+(\w+)"), "function"),
-    (re.compile(r"^type\s+(\w+)"), "type"),
-    (re.compile(r"^\s+(\w+)\s+(?:struct|interface)\s*\{"), "type"),
-    (re.compile(r"^(?:var|const)\s+(\w+)"), "variable"),
-]
-_RUST = [
-    (re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?(?:(?:async|const|unsafe|extern\s+\"[^\"]*\")\s+)*fn\s+(\w+)"),
-     "function"),
-    (re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?(?:struct|enum|trait|union|type|mod)\s+(\w+)"), "type"),
-    (re.compile(r"^\s*(?:unsafe\s+)?impl(?:<[^>]*>)?\s+(?:[\w:<>, ]+\s+for\s+)?(?:[\w:]+::)?(\w+)"), "impl"),
-    (re.compile(r"^\s*macro_rules!\s*(\w+)"), "macro"),
-    (re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?(?:const|static)\s+(?:mut\s+)?(\w+)"), "variable"),
-]  # fmt: skip
-_JAVA = [
-    (re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|private|protected|static|final|abstract|sealed|"
-                r"non-sealed|strictfp|data|open|internal|partial|inner|enum|annotation|companion)\s+)*"
-                r"(?:class|interface|enum|record|object|struct|@interface)\s+(\w+)"), "class"),
-    (re.compile(r"^\s*(?:(?:public|private|protected|internal|override|open|suspend|inline|private|operator|"
-                r"abstract|final)\s+)*fun\s+(?:<[^>]*>\s*)?(?:[\w.]+\.)?(\w+)"), "method"),
-    (re.compile(r"^\s+(?:(?:public|private|protected|static|final|abstract|synchronized|native|default|"
-                r"override|async|virtual|internal|unsafe|extern|new)\s+)*(?:<[^>]+>\s+)?[\w<>\[\],.?]+\s+"
-                r"(\w+)\s*\([^;]*$"), "method"),
-]  # fmt: skip
-_C = [
-    (re.compile(r"^\s*(?:typedef\s+)?(?:struct|class|union|enum(?:\s+class)?)\s+(?:\w+\s+)*?(\w+)\s*(?::[^;{]*)?\{?\s*$"),
-     "type"),
-    (re.compile(r"^#\s*define\s+(\w+)"), "macro"),
-    (re.compile(r"^(?:[\w:*&<>,~]+[ \t*&]+)*[*&]?(?:\w+::)*(~?\w+)\s*\([^;]*$"), "function"),
-    (re.compile(r"^\s+(?:(?:virtual|static|inline|explicit|constexpr|friend)\s+)*(?:[\w:*&<>,]+[ \t*&]+)+"
-                r"[*&]?(~?\w+)\s*\([^;]*\)\s*(?:const\s*)?(?:override\s*)?(?:noexcept\s*)?\{?\s*$"),
-     "method"),
-]  # fmt: skip
-_BRACE_PATTERNS = {
-    "javascript": _JS, "typescript": _JS, "vue": _JS, "svelte": _JS, "go": _GO, "rust": _RUST, "java": _JAVA,
-    "kotlin": _JAVA, "scala": _JAVA, "csharp": _JAVA, "c": _C, "cpp": _C, "objc": _C, "swift": _JAVA,
-    "php": _JS,
-}  # fmt: skip
+_PY_STRING = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'')
 
 
-def _brace_language(
-    lines: list[str], patterns: list[tuple[re.Pattern[str], str]], lang: str
-) -> list[Definition]:
-    out: list[Definition] = []
-    containers: list[Definition] = []
-    for i, line in enumerate(lines):
-        stripped = line.lstrip()
-        if not stripped or stripped.startswith(("//", "/*", "*", "#include", "return ", "else")):
-            continue
-        for pattern, kind in patterns:
-            m = pattern.match(line)
-            if not m:
-                continue
-            name = m.group(m.lastindex or 1)
-            if name in _NOT_NAMES:
-                continue
-            parent_name = m.group(1) if lang == "go" and kind == "method" else ""
-            end = _block_end(lines, i) if kind not in ("variable", "macro") else _statement_end(lines, i)
-            if end is None:
-                break  # a declaration or a call, not a definition
-            containers = [c for c in containers if c.end >= i + 1]
-            if not parent_name and containers:
-                parent_name = containers[-1].name
-            start = _with_leading_annotations(lines, i)
-            d = Definition(name, kind, start, end, parent_name)
-            out.append(d)
-            if kind in ("class", "type", "impl") and end > i + 1:
-                containers.append(d)
-            break
-    return out
-
-
-def _with_leading_annotations(lines: list[str], i: int) -> int:
-    """Include decorators/attributes (``@Override``, ``#[test]``) right above a definition."""
-    start = i
-    while start > 0 and lines[start - 1].lstrip().startswith(("@", "#[", "[")):
-        start -= 1
-    return start + 1
-
-
-def _statement_end(lines: list[str], i: int, continuations: tuple[str, ...] = ("\\", ",", "=", "(")) -> int:
-    """End of a statement starting at line ``i``: brackets balanced and no continuation at line end."""
+def _py_statement_end(lines: list[str], i: int) -> int:
+    """Last line of a Python assignment: brackets balanced and no backslash continuation."""
     depth = 0
-    for j in range(i, min(len(lines), i + MAX_BRACE_SCAN)):
-        code = _strip_strings(lines[j])
-        depth += code.count("{") + code.count("(") + code.count("[")
-        depth -= code.count("}") + code.count(")") + code.count("]")
-        if depth <= 0 and not lines[j].rstrip().endswith(continuations):
+    for j in range(i, min(len(lines), i + 3000)):
+        code = _PY_STRING.sub('""', lines[j])
+        depth += code.count("(") + code.count("[") + code.count("{")
+        depth -= code.count(")") + code.count("]") + code.count("}")
+        if depth <= 0 and not lines[j].rstrip().endswith("\\"):
             return j + 1
     return i + 1
-
-
-def _block_end(lines: list[str], i: int) -> int | None:
-    """Line of the brace closing the block opened at/after line ``i``; None if ``;`` comes first."""
-    depth = 0
-    opened = False
-    in_block_comment = False
-    for j in range(i, min(len(lines), i + MAX_BRACE_SCAN)):
-        code, in_block_comment = _code_part(lines[j], in_block_comment)
-        for ch in code:
-            if ch == "{":
-                depth += 1
-                opened = True
-            elif ch == "}":
-                depth -= 1
-                if opened and depth <= 0:
-                    return j + 1
-            elif ch == ";" and not opened and depth == 0:
-                return None
-        if not opened and j - i > 12:
-            return None
-    return None if not opened else min(len(lines), i + MAX_BRACE_SCAN)
-
-
-_STRING = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|`(?:\\.|[^`\\])*`')
-
-
-def _strip_strings(line: str) -> str:
-    return _STRING.sub('""', line)
-
-
-def _code_part(line: str, in_block_comment: bool) -> tuple[str, bool]:
-    """The line without strings and comments, and whether a ``/* … */`` comment stays open."""
-    if in_block_comment:
-        end = line.find("*/")
-        if end < 0:
-            return "", True
-        line = line[end + 2 :]
-    line = _strip_strings(line)
-    out: list[str] = []
-    pos = 0
-    while pos < len(line):
-        if line.startswith("//", pos):
-            break
-        if line.startswith("/*", pos):
-            end = line.find("*/", pos + 2)
-            if end < 0:
-                return "".join(out), True
-            pos = end + 2
-            continue
-        out.append(line[pos])
-        pos += 1
-    return "".join(out), False

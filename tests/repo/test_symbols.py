@@ -128,8 +128,8 @@ def test_c_and_cpp() -> None:
     spans = _spans(text, "lib/read.cpp")
     assert spans["MAX_LEN"] == ("macro", 1, 1, "")
     assert spans["point"] == ("type", 3, 5, "")
-    assert spans["read_row"] == ("function", 8, 12, "")
-    assert spans["paint"] == ("function", 16, 18, "")
+    assert spans["read_row"] == ("function", 7, 12, "")  # GNU style: the return type line starts it
+    assert spans["paint"] == ("method", 16, 18, "Widget")
     assert "declared_only" not in spans
 
 

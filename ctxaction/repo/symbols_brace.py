@@ -1,0 +1,159 @@
+"""Definitions of brace languages: signature headers joined across lines, bodies by brace matching.
+
+One pass over the lines keeps a stack of open braces, each knowing what it opened (a class body,
+a function body, an object literal, plain code). A line in a context where definitions can start is
+joined with the following lines up to the first ``{`` or ``;`` outside parentheses (the *header*,
+so wrapped parameter lists, return types on their own line and ``template <…>`` lines are one
+string) and handed to the language's detector. A definition ends on the line of the brace that
+closes the one its header opened.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ctxaction.repo.symbols_langs import DETECTORS, Detector, Found, Opened, block_kind_of
+from ctxaction.repo.symbols_lex import code_lines
+from ctxaction.repo.symbols_model import Definition
+
+MAX_HEADER_LINES = 12
+MAX_STATEMENT_LINES = 400
+_CONTINUATIONS = (".", "?", ":", "+", "|")
+_TOKENS = re.compile(r"[()\[\]{};]")
+_ANNOTATION = re.compile(r"\s*(?:@[\w.]+(?:\(.*\))?|#!?\[.*\]|\[\[.*\]\]|\[[\w.]+(?:\(.*\))?\])\s*$")
+_TEST_MARK = re.compile(r"#\[(?:cfg\(test\)|(?:\w+::)*test\b)|@(?:\w+\.)*(?:Test|ParameterizedTest)\b")
+
+
+@dataclass
+class _Pending:
+    found: Found
+    start: int
+    in_test: bool
+
+
+def brace_definitions(lines: list[str], lang: str) -> list[Definition]:
+    """Definitions of one file of a brace language, in source order."""
+    detect = DETECTORS.get(lang)
+    if detect is None:
+        return []
+    codes = code_lines(lines, lang)
+    out: list[Definition] = []
+    stack: list[Opened] = []
+    pending: dict[tuple[int, int], _Pending] = {}
+    top = Opened("top", "", False)
+    skip_until = 0
+    for i, code in enumerate(codes):
+        ctx = stack[-1] if stack else top
+        if i >= skip_until and ctx.kind != "code":
+            skip_until = _detect_at(lines, codes, i, ctx, lang, detect, pending, out)
+        for m in _TOKENS.finditer(code):
+            ch = m.group(0)
+            if ch == "{":
+                held = pending.pop((i, m.start()), None)
+                cur = stack[-1] if stack else top
+                opened = _opened(held, cur) if held else _unclaimed(code[: m.start()], codes, i, lang, cur)
+                stack.append(opened)
+            elif ch == "}" and stack:
+                closed = stack.pop()
+                if closed.definition is not None:
+                    f, start, parent = closed.definition
+                    out.append(Definition(f.name, f.kind, start, i + 1, parent, closed.in_test))
+    for opened in stack:  # never closed: runs to the end of the file
+        if opened.definition is not None:
+            f, start, parent = opened.definition
+            out.append(Definition(f.name, f.kind, start, len(lines), parent, opened.in_test))
+    out.sort(key=lambda d: (d.start, -d.end))
+    return out
+
+
+def _opened(held: _Pending, ctx: Opened) -> Opened:
+    """The block a definition's ``{`` opens; class-like blocks name their members' parent."""
+    f = held.found
+    parent = f.parent or ctx.parent
+    own = f.name if f.block in ("class", "enum", "object") else parent
+    return Opened(f.block, own, held.in_test, (f, held.start, parent))
+
+
+def _unclaimed(before: str, codes: list[str], i: int, lang: str, ctx: Opened) -> Opened:
+    return Opened(block_kind_of(before, codes, i, lang, ctx), ctx.parent, ctx.in_test)
+
+
+def _detect_at(
+    lines: list[str],
+    codes: list[str],
+    i: int,
+    ctx: Opened,
+    lang: str,
+    detect: Detector,
+    pending: dict[tuple[int, int], _Pending],
+    out: list[Definition],
+) -> int:
+    """Try a definition starting at line ``i``; returns the first line to try next."""
+    code = codes[i].strip()
+    raw = lines[i]
+    if not code:  # only a preprocessor line (#define) can define something here
+        if not raw.lstrip().startswith("#"):
+            return i + 1
+        header, end_line, brace_col = "", i, None
+    elif _ANNOTATION.match(code):
+        return i + 1
+    else:
+        header, end_line, brace_col = _header(codes, i)
+    found = detect(header, raw, ctx, brace_col is not None)
+    if found is None:
+        return i + 1
+    start, marks = _leading_annotations(lines, i)
+    in_test = ctx.in_test or bool(_TEST_MARK.search(marks))
+    if brace_col is not None and found.block:
+        pending[(end_line, brace_col)] = _Pending(found, start, in_test)
+        return end_line + 1
+    end = statement_end(codes, lines, i)
+    out.append(Definition(found.name, found.kind, start, end, found.parent or ctx.parent, in_test))
+    return end
+
+
+def _header(codes: list[str], i: int) -> tuple[str, int, int | None]:
+    """Code from line ``i`` to the first ``{`` or ``;`` outside brackets: (text, its line, ``{`` column)."""
+    parts: list[str] = []
+    depth = 0
+    for j in range(i, min(len(codes), i + MAX_HEADER_LINES)):
+        code = codes[j]
+        if j > i and not code.strip():
+            break
+        for m in _TOKENS.finditer(code):
+            ch = m.group(0)
+            if ch in "([":
+                depth += 1
+            elif ch in ")]":
+                depth -= 1
+            elif depth <= 0 and ch in "{;}":
+                parts.append(code[: m.start()])
+                return " ".join(p.strip() for p in parts), j, m.start() if ch == "{" else None
+        parts.append(code)
+    return " ".join(p.strip() for p in parts), i, None
+
+
+def _leading_annotations(lines: list[str], i: int) -> tuple[int, str]:
+    """First line of the decorators/attributes right above line ``i`` (1-based) and their text."""
+    start = i
+    while start > 0 and _ANNOTATION.match(lines[start - 1]):
+        start -= 1
+    return start + 1, " ".join(lines[start:i])
+
+
+def statement_end(codes: list[str], lines: list[str], i: int) -> int:
+    """Last line (1-based) of a statement starting at line ``i``: brackets balanced, no continuation."""
+    depth = 0
+    for j in range(i, min(len(codes), i + MAX_STATEMENT_LINES)):
+        code = codes[j]
+        depth += code.count("{") + code.count("(") + code.count("[")
+        depth -= code.count("}") + code.count(")") + code.count("]")
+        if depth > 0:
+            continue
+        closed = code.rstrip().endswith((";", "}"))
+        if closed or not lines[j].rstrip().endswith(("\\", ",", "=", "(", "=>")):
+            if j + 1 < len(codes) and codes[j + 1].lstrip().startswith(_CONTINUATIONS):
+                continue  # a chained or wrapped expression continues on the next line
+            return j + 1
+    return i + 1

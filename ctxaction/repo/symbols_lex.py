@@ -1,0 +1,151 @@
+"""Code of brace-language lines with strings and comments blanked, for brace matching.
+
+Strings become ``""`` (their braces and semicolons vanish), comments vanish, multi-line constructs
+(``/* */``, JS template literals, Go raw strings, Rust raw strings, ``\"\"\"`` text blocks) carry
+over to the next lines. In C, preprocessor lines are blanked and only the first branch of an
+``#if``/``#else`` is kept, so duplicated signature lines in both branches do not unbalance braces.
+"""
+
+from __future__ import annotations
+
+import re
+
+JS_FAMILY = frozenset({"javascript", "typescript", "vue", "svelte"})
+C_FAMILY = frozenset({"c", "cpp", "objc"})
+_TRIPLE_QUOTED = frozenset({"java", "kotlin", "scala", "swift", "csharp"})
+
+_RUST_CHAR = re.compile(r"'(?:\\[^']{1,10}|[^\\'])'")
+_JS_REGEX = re.compile(r"/(?:\\.|\[(?:\\.|[^\]\\])*\]|[^/\\\[])+/[a-z]*")
+_REGEX_BEFORE = re.compile(r"(?:^|[(,=:\[!&|?{};+\-*%<>~^]|\breturn|\btypeof|\bcase)\s*$")
+_PP_DIRECTIVE = re.compile(r"\s*#\s*(\w*)")
+
+
+def _specials(lang: str) -> re.Pattern[str]:
+    alts = [r"//", r"/\*", r'"', r"'"]
+    if lang in _TRIPLE_QUOTED:
+        alts.insert(0, r'"""')
+    if lang in JS_FAMILY or lang == "go":
+        alts.append("`")
+    if lang in JS_FAMILY:
+        alts.append(r"/")
+    if lang == "rust":
+        alts.insert(0, r'(?<![\w])(?:r|br)#*"')
+    return re.compile("|".join(alts))
+
+
+def code_lines(lines: list[str], lang: str) -> list[str]:
+    """Each line's code with strings as ``""`` and comments removed (same number of lines)."""
+    specials = _specials(lang)
+    is_c = lang in C_FAMILY
+    out: list[str] = []
+    closer = ""  # what ends the multi-line construct the current line starts inside ("" for none)
+    template_depth = 0  # ``${`` nesting inside a JS template literal
+    inactive: list[bool] = []  # per open #if: inside an #else/#elif branch
+    continued = False  # previous preprocessor line ended with a backslash
+    for line in lines:
+        if is_c and not closer:
+            d = _PP_DIRECTIVE.match(line) if not continued else None
+            if continued or d:
+                if d:
+                    word = d.group(1)
+                    if word in ("if", "ifdef", "ifndef"):
+                        inactive.append(False)
+                    elif word in ("else", "elif", "elifdef", "elifndef") and inactive:
+                        inactive[-1] = True
+                    elif word == "endif" and inactive:
+                        inactive.pop()
+                continued = line.rstrip().endswith("\\")
+                out.append("")
+                continue
+            if any(inactive):
+                out.append("")
+                continue
+        buf: list[str] = []
+        pos = 0
+        n = len(line)
+        while pos < n:
+            if closer == "`" and lang in JS_FAMILY:
+                pos, template_depth, done = _template(line, pos, template_depth)
+                if done:
+                    closer = ""
+                continue
+            if closer:
+                end = line.find(closer, pos)
+                if end < 0:
+                    pos = n
+                    continue
+                pos, closer = end + len(closer), ""
+                continue
+            m = specials.search(line, pos)
+            if m is None:
+                buf.append(line[pos:])
+                break
+            buf.append(line[pos : m.start()])
+            tok = m.group(0)
+            pos = m.end()
+            if tok == "//":
+                break
+            if tok == "/*":
+                closer = "*/"
+            elif tok == '"""':
+                buf.append('""')
+                closer = '"""'
+            elif tok == "`":
+                buf.append('""')
+                closer = "`"
+            elif tok.endswith('"') and len(tok) > 1:  # Rust raw string r#"…"#
+                buf.append('""')
+                closer = '"' + "#" * tok.count("#")
+            elif tok == "/":
+                pos = _slash(line, m.start(), "".join(buf), buf)
+            elif tok == "'" and lang == "rust" and not _RUST_CHAR.match(line, m.start()):
+                buf.append("'")  # a lifetime such as 'a
+            else:
+                pos = _quoted(line, m.start(), tok)
+                buf.append(tok + tok)
+        out.append("".join(buf))
+    return out
+
+
+def _quoted(line: str, start: int, quote: str) -> int:
+    """Position after the string opening at ``start`` (the line's end when it is not closed)."""
+    pos = start + 1
+    while pos < len(line):
+        ch = line[pos]
+        if ch == "\\":
+            pos += 2
+            continue
+        if ch == quote:
+            return pos + 1
+        pos += 1
+    return len(line)
+
+
+def _template(line: str, pos: int, depth: int) -> tuple[int, int, bool]:
+    """Advance inside a template literal; returns (position, ``${`` depth, literal closed)."""
+    while pos < len(line):
+        ch = line[pos]
+        if ch == "\\":
+            pos += 2
+        elif ch == "`" and depth == 0:
+            return pos + 1, 0, True
+        elif line.startswith("${", pos):
+            depth += 1
+            pos += 2
+        elif ch == "}" and depth > 0:
+            depth -= 1
+            pos += 1
+        else:
+            pos += 1
+    return pos, depth, False
+
+
+def _slash(line: str, start: int, before: str, buf: list[str]) -> int:
+    """A JS ``/``: skip a regular-expression literal, keep a division sign."""
+    if _REGEX_BEFORE.search(before):
+        m = _JS_REGEX.match(line, start)
+        if m:
+            buf.append("/r/")
+            return m.end()
+    buf.append("/")
+    return start + 1

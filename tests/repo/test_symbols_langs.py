@@ -1,0 +1,391 @@
+"""Brace-language definitions on the shapes real projects use (yargs, cJSON, CLI11, jsoup, serde …)."""
+
+from __future__ import annotations
+
+from ctxaction.rank.board import Hints
+from ctxaction.rank.focus import build_focus
+from ctxaction.repo.symbols import MAX_CHARS, Definition, definitions
+
+
+def _by_qualname(text: str, path: str) -> dict[str, Definition]:
+    return {d.qualname: d for d in definitions(text, path)}
+
+
+def _span(d: Definition) -> tuple[str, int, int]:
+    return d.kind, d.start, d.end
+
+
+YARGS_TS = """export class YargsInstance {
+  #command: CommandInstance;
+
+  coerce(
+    keys: string | string[] | Dictionary<CoerceCallback>,
+    value?: CoerceCallback
+  ): YargsInstance {
+    if (!value) {
+      throw new YError('coerce callback must be provided }');
+    }
+    const coerceKey = keys;
+    return this;
+  }
+  private async applyBuilder<T>(
+    a: T,
+  ): Promise<void> {
+    const msg = `done ${a} }`;
+    // a } in a comment
+  }
+  get parsed(): boolean {
+    return /[}]/.test(this.x);
+  }
+  static async *gen() {
+    yield 1;
+  }
+  handle = async (x: number) => {
+    return x;
+  };
+  [kReset](aliases: Dictionary<string[]> = {}): YargsInstance {
+    return this;
+  }
+}
+"""
+
+
+def test_typescript_class_members_with_wrapped_signatures() -> None:
+    defs = _by_qualname(YARGS_TS, "lib/yargs-factory.ts")
+    assert _span(defs["YargsInstance"]) == ("class", 1, 32)
+    assert _span(defs["YargsInstance.coerce"]) == ("method", 4, 13)
+    assert _span(defs["YargsInstance.applyBuilder"]) == ("method", 14, 19)
+    assert _span(defs["YargsInstance.parsed"]) == ("method", 20, 22)
+    assert _span(defs["YargsInstance.gen"]) == ("method", 23, 25)
+    assert _span(defs["YargsInstance.handle"]) == ("method", 26, 28)
+    assert _span(defs["YargsInstance.kReset"]) == ("method", 29, 31)
+    assert "YargsInstance.coerceKey" not in defs  # a local, not a member
+
+
+COMMAND_JS = """'use strict'
+const path = require('path')
+
+module.exports = function command (yargs, usage, validation) {
+  const self = {}
+  self.runCommand = function runCommand (command, yargs, parsed, commandIndex) {
+    let aliases = parsed.aliases
+    if (commandHandler.builder) {
+      innerArgv = builder(yargs.reset(parsed.aliases))
+    }
+    return innerArgv
+  }
+  self.hasDefaultCommand = () => !!defaultCommand
+  return self
+}
+
+exports.foo = function (a) {
+  return a
+}
+
+module.exports.bar = (a) => {
+  return a
+}
+
+Foo.prototype.baz = function(x) {
+  return x
+}
+
+const api = {
+  load(id) {
+    return id
+  },
+  save: async function (doc) {
+    return doc
+  },
+}
+"""
+
+
+def test_javascript_member_assigned_functions_and_object_methods() -> None:
+    defs = _by_qualname(COMMAND_JS, "lib/command.js")
+    assert _span(defs["command"]) == ("function", 4, 15)
+    assert _span(defs["runCommand"]) == ("function", 6, 12)
+    assert defs["hasDefaultCommand"].start == 13
+    assert _span(defs["foo"]) == ("function", 17, 19)
+    assert _span(defs["bar"]) == ("function", 21, 23)
+    assert _span(defs["Foo.baz"]) == ("method", 25, 27)
+    assert _span(defs["api.load"]) == ("method", 30, 32)
+    assert _span(defs["api.save"]) == ("method", 33, 35)
+    assert defs["path"].kind == "variable"
+    assert "aliases" not in defs and "innerArgv" not in defs
+
+
+CJSON_C = """#include "cJSON.h"
+
+#if defined(_MSC_VER)
+static void *internal_malloc(size_t size) {
+#else
+static void *internal_malloc(size_t size)
+{
+#endif
+    return malloc(size);
+}
+
+CJSON_PUBLIC(void) cJSON_Minify(char *json)
+{
+    char *into = json;
+    if (json == NULL)
+    {
+        return;
+    }
+    while (json[0] != '\\0')
+    {
+        switch (json[0])
+        {
+            case '{':
+                json++;
+                break;
+            case '\\"':
+                minify_string(&json, (char**)&into);
+                break;
+            default:
+                into[0] = json[0];
+        }
+    }
+}
+
+CJSON_PUBLIC(cJSON *) cJSON_Parse(const char *value);
+
+static inline int
+hash_bytes (const char *p, size_t n)
+{
+    return (int)n; /* { */
+}
+
+__attribute__((cold)) static int fail_hard(void) {
+    return -1;
+}
+"""
+
+
+def test_c_functions_behind_export_macros_and_attributes() -> None:
+    defs = _by_qualname(CJSON_C, "cJSON.c")
+    assert "CJSON_PUBLIC" not in defs
+    assert _span(defs["internal_malloc"]) == ("function", 4, 10)
+    assert _span(defs["cJSON_Minify"]) == ("function", 12, 33)
+    assert "cJSON_Parse" not in defs  # a prototype
+    assert _span(defs["hash_bytes"]) == ("function", 37, 41)
+    assert _span(defs["fail_hard"]) == ("function", 43, 45)
+
+
+CLI11_HPP = """namespace CLI {
+namespace detail {
+template <typename T>
+std::string to_string(T &&value) {
+    return std::string(value);
+}
+}  // namespace detail
+
+class YAML_CPP_API Emitter : private noncopyable {
+  public:
+    explicit Emitter(std::ostream& stream);
+    bool good() const { return m_pState->good(); }
+    Emitter& operator<<(const char* str);
+};
+
+Emitter::Emitter(std::ostream& stream)
+    : m_pState(new EmitterState), m_stream(stream) {}
+
+bool App::_parse_arg(std::vector<std::string> &args,
+                     detail::Classifier current_type,
+                     bool local_processing_only) const {
+    if(args.empty()) {
+        return false;
+    }
+    return true;
+}
+
+Emitter& Emitter::operator<<(const char* str) {
+    return Write(str);
+}
+}  // namespace CLI
+"""
+
+
+def test_cpp_methods_templates_operators_and_constructors() -> None:
+    defs = _by_qualname(CLI11_HPP, "include/CLI/App.hpp")
+    assert _span(defs["to_string"]) == ("function", 3, 6)
+    assert _span(defs["Emitter"]) == ("type", 9, 14)
+    assert _span(defs["Emitter.good"]) == ("method", 12, 12)
+    assert _span(defs["App._parse_arg"]) == ("method", 19, 26)
+    assert _span(defs["Emitter.operator<<"]) == ("method", 28, 30)
+    ctor = [d for d in definitions(CLI11_HPP, "x.cpp") if d.qualname == "Emitter.Emitter"]
+    assert [(d.start, d.end) for d in ctor] == [(16, 17)]
+
+
+JSOUP_JAVA = """package org.jsoup.parser;
+
+enum HtmlTreeBuilderState {
+    Initial {
+        @Override
+        boolean process(Token t, HtmlTreeBuilder tb) {
+            return true;
+        }
+    },
+    ForeignContent {
+        boolean process(Token t, HtmlTreeBuilder tb) {
+            switch (t.type) {
+                case Character:
+                    tb.insertCharacterNode(t.asCharacter());
+                    break;
+            }
+            return true;
+        }
+    };
+
+    private static final String nullString = String.valueOf('\\u0000');
+
+    abstract boolean process(Token t, HtmlTreeBuilder tb);
+
+    HtmlTreeBuilderState(String name) {
+        this.name = name;
+    }
+
+    @SuppressWarnings("unchecked")
+    public static <T extends Node> List<T> collect(
+            Class<T> type,
+            Element root) throws IOException {
+        return new ArrayList<>();
+    }
+}
+
+public record Point(int x, int y) {
+    public Point {
+        check(x);
+    }
+}
+
+interface Visitor {
+    default void visit(Node n) {
+        n.accept(this);
+    }
+
+    @Test
+    void visitsAll();
+}
+"""
+
+
+def test_java_enum_constant_bodies_generics_records_default_methods() -> None:
+    defs = _by_qualname(JSOUP_JAVA, "src/main/java/org/jsoup/parser/HtmlTreeBuilderState.java")
+    assert _span(defs["HtmlTreeBuilderState"]) == ("class", 3, 35)
+    assert _span(defs["HtmlTreeBuilderState.ForeignContent"]) == ("type", 10, 19)
+    assert _span(defs["ForeignContent.process"]) == ("method", 11, 18)
+    assert _span(defs["Initial.process"]) == ("method", 5, 8)
+    assert _span(defs["HtmlTreeBuilderState.collect"]) == ("method", 29, 34)
+    assert [d.kind for d in definitions(JSOUP_JAVA, "X.java") if d.name == "HtmlTreeBuilderState"] == [
+        "class",
+        "method",
+    ]
+    assert _span(defs["Point"]) == ("class", 37, 41)
+    assert _span(defs["Visitor.visit"]) == ("method", 44, 46)
+    assert "Visitor.visitsAll" not in defs
+
+
+def test_kotlin_functions() -> None:
+    text = "class Repo {\n    suspend fun load(\n        id: Int,\n    ): User {\n"
+    text += "        return find(id)\n    }\n}\n"
+    fun = "fun top(x: Int) = x + 1\n"
+    defs = _by_qualname(text + fun, "Repo.kt")
+    assert _span(defs["Repo.load"]) == ("method", 2, 6)
+    assert _span(defs["top"]) == ("function", 8, 8)
+
+
+GO = """package cobra
+
+type Command struct {
+	Use string
+}
+
+func (c *Command) Find(
+	args []string,
+) (*Command, []string, error) {
+	s := "}"
+	r := `raw }
+string`
+	return c, args, nil
+}
+
+func (Command) Name() string { return "" }
+
+func Map[T any](xs []T) []T {
+	return xs
+}
+"""
+
+
+def test_go_receivers_and_multiline_signatures() -> None:
+    defs = _by_qualname(GO, "command.go")
+    assert _span(defs["Command.Find"]) == ("method", 7, 14)
+    assert _span(defs["Command.Name"]) == ("method", 16, 16)
+    assert _span(defs["Map"]) == ("function", 18, 20)
+
+
+RUST = """use std::fmt;
+
+impl<'de, T> Deserialize<'de> for Wrapper<T>
+where
+    T: Clone,
+{
+    fn deserialize<D>(d: D) -> Result<Self, D::Error> {
+        let c = '{';
+        let s = r#"a "}" b"#;
+        Ok(Wrapper(d))
+    }
+}
+
+pub(crate) async fn get_gradle_version(
+    context: &Context<'_>,
+) -> Option<String> {
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn test_extract_gradle_version() {
+        assert!(true);
+    }
+}
+"""
+
+
+def test_rust_impl_parents_and_test_modules() -> None:
+    defs = _by_qualname(RUST, "src/modules/java.rs")
+    assert _span(defs["Wrapper"]) == ("impl", 3, 12)
+    assert _span(defs["Wrapper.deserialize"]) == ("function", 7, 11)
+    gradle = defs["get_gradle_version"]
+    assert _span(gradle) == ("function", 14, 18) and not gradle.in_test
+    assert defs["tests"].in_test and defs["tests"].start == 20
+    extract = defs["tests.test_extract_gradle_version"]
+    assert extract.in_test and _span(extract) == ("function", 24, 27)
+
+
+def test_php_methods() -> None:
+    text = "<?php\nclass Repo {\n    public static function load($id) {\n        return $id;\n    }\n}\n"
+    assert _span(_by_qualname(text, "src/Repo.php")["Repo.load"]) == ("method", 3, 5)
+
+
+def test_big_files_are_cut_off() -> None:
+    func = "export function early(a) {\n  return a;\n}\n"
+    filler = "// " + "x" * 96 + "\n"
+    late = "export function late(b) {\n  return b;\n}\n"
+    text = func + filler * (MAX_CHARS // len(filler) + 10) + late
+    names = [d.name for d in definitions(text, "bundle.js")]
+    assert names == ["early"]
+
+
+def test_focus_prefers_code_over_rust_in_file_tests() -> None:
+    hints = Hints()
+    for line in (16, 26, 27):  # the same words in the function and in its test
+        hints.keyword_lines[line] = {"gradle", "version"}
+    spans = build_focus("src/modules/java.rs", RUST, hints, {"gradle": 2.0, "version": 1.5}, {})
+    weights = {(f.start, f.end): f.weight for f in spans}
+    assert weights[(14, 18)] > weights[(24, 27)]
