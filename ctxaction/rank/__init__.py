@@ -57,9 +57,10 @@ def collect(repo: RepoView, task: Task, profile: RankProfile) -> list[Candidate]
         for done in searches:
             done.result()
         strong = _strongest(ctx.board, weights)
+        hop = pool.submit(callees.expand, ctx, strong)  # its git grep overlaps the import search
         neighbours.imports(ctx, strong)
         neighbours.tests(ctx, strong)
-        callees.expand(ctx, strong)
+        hop.result()  # before history, which signals every file on the board by then
         phrases = [n for n, w in sorted(mentions.identifiers.items(), key=lambda kv: -kv[1]) if w >= 0.8][:4]
         neighbours.from_history(ctx, mined.result(), strong, profile.history_days, phrases)
         neighbours.blame(ctx, blamed.result())
