@@ -100,26 +100,29 @@ def pack_rules(
     Layers 1–2 are always packed but cut (head kept, with a marker) so that together they fit
     ``share``; layers 3+ only take what they leave. Files with the same text (``CLAUDE.md`` a
     symlink to ``AGENTS.md``, or a copy) are packed once with a note naming the alias.
-    ``native`` globs name rule files the agent loads by itself: they are listed, not inlined.
+    ``native`` globs name rule files the agent loads by itself: they are listed, not inlined, and
+    a file with the same text as one of them is left out too.
     ``clean`` (text, path) → text is applied to every body (secret redaction).
     """
     files = {f.path: f for f in repo.tracked() if f.skip_reason is None}
     native_spec = pathspec.GitIgnoreSpec.from_lines(native) if native else None
     entries: list[RuleFile | _Text] = []  # in packing order; natives are final already
     texts: list[_Text] = []
+    loaded: set[tuple[str, ...]] = set()  # texts the agent loads itself through a native file
     for priority, max_lines, path in _layered(set(files), sources, selected, nested):
+        meta, body = frontmatter(repo.read_text(path) or "")
+        lines = split_lines(clean(body.strip("\n"), path))
         if native_spec is not None and native_spec.match_file(path):
             entries.append(RuleFile(path, "", 0, False, priority))
+            loaded.add(tuple(lines))
             continue
-        meta, body = frontmatter(repo.read_text(path) or "")
         scope = scope_of(meta)
         if scope and not matches_any(scope, selected):
             continue
-        lines = split_lines(clean(body.strip("\n"), path))
         if lines:
             texts.append(_Text(path, priority, max_lines, lines, files[path].is_symlink))
             entries.append(texts[-1])
-    texts = _dedupe(texts)
+    texts = [t for t in _dedupe(texts) if tuple(t.lines) not in loaded]
     always = [t for t in texts if t.priority <= ALWAYS]
     caps = _fair_caps([counter.count(t.render()) for t in always], share)
     packed = {id(t): _cut(t, cap, counter) for t, cap in zip(always, caps, strict=True)}

@@ -182,6 +182,13 @@ def test_identical_copies_are_packed_once(make_repo: Callable[..., GitRepo]) -> 
     ]
 
 
+def test_text_the_agent_loads_natively_is_not_inlined_again(make_repo: Callable[..., GitRepo]) -> None:
+    repo = symlinked_repo(make_repo)
+    with open_repo(repo.root) as view:
+        rules = pack_rules(view, SOURCES, [], 600, get_counter(), native=["CLAUDE.md"])
+    assert [(r.path, r.text, r.tokens) for r in rules] == [("CLAUDE.md", "", 0)]
+
+
 def test_symlink_leaving_the_repo_is_never_followed(
     make_repo: Callable[..., GitRepo], tmp_path_factory: pytest.TempPathFactory
 ) -> None:
