@@ -290,3 +290,15 @@ def test_phrases_are_capped() -> None:
     body = " ".join(f"alpha{i} beta{i} and alpha{i} beta{i}." for i in range(30))
     joined = [n for n in extract("t", body).identifiers if n.startswith("Alpha")]
     assert 0 < len(joined) <= 6
+
+
+def test_class_names_prose_writes_without_backticks() -> None:
+    m = extract(
+        "Correct offsite link detection in Cleaner",
+        "The Cleaner uses a prefix comparison. Relative links stay local. Sometimes the Parser and the "
+        "parser disagree.",
+    )
+    assert 0 < m.identifiers["Cleaner"] < 1.0
+    assert "Relative" not in m.identifiers  # starts a sentence
+    assert "Parser" not in m.identifiers  # also written in lower case: an English word here
+    assert "Correct" not in m.identifiers

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from ctxaction.mentions.frames import in_repo_path
 from ctxaction.mentions.text import Segment
@@ -150,7 +150,31 @@ def identifiers(segs: Iterable[Segment]) -> dict[str, float]:
         if seg.title and seg.kind == "prose":
             for name in _listed_with_code(seg.text, spans):
                 add(name, 0.6, marked=True)
+    for name, weight in _class_like_words(segs).items():
+        add(name, weight)
     return out
+
+
+_CAPITALIZED = re.compile(r"(?<![\w.#$@/-])[A-Z][a-z][a-z0-9]+[A-Za-z0-9]*(?![\w(/-])")
+_SENTENCE_END = frozenset(".!?:;>*-#|\n")
+
+
+def _class_like_words(segs: Sequence[Segment]) -> dict[str, float]:
+    """Capitalized words inside sentences ("the Cleaner uses …") that the text never writes in
+    lower case, said twice or in the title: class names prose writes without backticks."""
+    prose = [s for s in segs if s.kind == "prose"]
+    lower = {t for s in prose for t in _IDENT.findall(s.text) if t[:1].islower()}
+    counts: dict[str, float] = {}
+    for seg in prose:
+        for m in _CAPITALIZED.finditer(seg.text):
+            before = seg.text[: m.start()].rstrip(" \t\"'(")
+            word = m.group(0)
+            if not before or before[-1] in _SENTENCE_END or word.lower() in lower:
+                continue
+            if word.lower() in STOPWORDS or word.lower() in IDENT_STOP:
+                continue
+            counts[word] = counts.get(word, 0.0) + (2.0 if seg.title else 1.0)
+    return {w: 0.5 for w, n in counts.items() if n >= 2}
 
 
 # "Value, Number and Map": capitalized words listed together (comma, and, or).
