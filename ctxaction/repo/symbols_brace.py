@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ctxaction.repo.symbols_langs import DETECTORS, Detector, Found, Opened, block_kind_of
+from ctxaction.repo.symbols_langs import DETECTORS, Detector, Found, Opened, block_kind_of, worth_trying
 from ctxaction.repo.symbols_lex import code_lines
 from ctxaction.repo.symbols_model import Definition
 
@@ -96,7 +96,7 @@ def _detect_at(
         if not raw.lstrip().startswith("#"):
             return i + 1
         header, end_line, brace_col = "", i, None
-    elif _ANNOTATION.match(code):
+    elif _ANNOTATION.match(code) or not worth_trying(lang, ctx.kind, code):
         return i + 1
     else:
         header, end_line, brace_col = _header(codes, i)

@@ -233,6 +233,21 @@ DETECTORS: dict[str, Detector] = {
     **dict.fromkeys(("java", "kotlin", "scala", "csharp", "swift"), _java), **dict.fromkeys(C_FAMILY, _c),
 }  # fmt: skip
 
+_JS_NESTED = re.compile(r"function|=>|\bclass\b|[(,<]\s*$")
+_WHERE: dict[str, frozenset[str]] = {
+    **dict.fromkeys(C_FAMILY, frozenset({"top", "class", "ns"})), "go": frozenset({"top"}),
+    **dict.fromkeys(("java", "kotlin", "scala", "csharp", "swift"), frozenset({"top", "class", "enum"})),
+    "rust": frozenset({"top", "class", "body"}), "php": frozenset({"top", "class"}),
+}  # fmt: skip
+
+
+def worth_trying(lang: str, ctx: str, code: str) -> bool:
+    """Cheap gate before a header is built: can a definition start on this line in this block?"""
+    if lang in JS_FAMILY:
+        return ctx != "body" or bool(_JS_NESTED.search(code))
+    return ctx in _WHERE.get(lang, ())
+
+
 _JS_OBJECT_BEFORE = re.compile(r"(?:[=(,:\[?]|\breturn|\bdefault|&&|\|\||\?\?)\s*$")
 _NAMESPACE_BEFORE = re.compile(r'(?:\bnamespace\b[\w:\s]*|\bextern\s*""\s*)$')
 

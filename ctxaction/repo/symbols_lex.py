@@ -39,7 +39,7 @@ def code_lines(lines: list[str], lang: str) -> list[str]:
     is_c = lang in C_FAMILY
     out: list[str] = []
     closer = ""  # what ends the multi-line construct the current line starts inside ("" for none)
-    template_depth = 0  # ``${`` nesting inside a JS template literal
+    templates: list[int] = []  # open JS template literals, see _template
     inactive: list[bool] = []  # per open #if: inside an #else/#elif branch
     continued = False  # previous preprocessor line ended with a backslash
     for line in lines:
@@ -65,8 +65,8 @@ def code_lines(lines: list[str], lang: str) -> list[str]:
         n = len(line)
         while pos < n:
             if closer == "`" and lang in JS_FAMILY:
-                pos, template_depth, done = _template(line, pos, template_depth)
-                if done:
+                pos = _template(line, pos, templates)
+                if not templates:
                     closer = ""
                 continue
             if closer:
@@ -93,6 +93,7 @@ def code_lines(lines: list[str], lang: str) -> list[str]:
             elif tok == "`":
                 buf.append('""')
                 closer = "`"
+                templates = [0]
             elif tok.endswith('"') and len(tok) > 1:  # Rust raw string r#"…"#
                 buf.append('""')
                 closer = '"' + "#" * tok.count("#")
@@ -121,23 +122,28 @@ def _quoted(line: str, start: int, quote: str) -> int:
     return len(line)
 
 
-def _template(line: str, pos: int, depth: int) -> tuple[int, int, bool]:
-    """Advance inside a template literal; returns (position, ``${`` depth, literal closed)."""
-    while pos < len(line):
+def _template(line: str, pos: int, levels: list[int]) -> int:
+    """Advance inside template literals; ``levels`` holds, per open literal (nested ones inside
+    ``${…}`` included), the brace depth of its current ``${…}`` (0 in its text). Empty when closed."""
+    while pos < len(line) and levels:
         ch = line[pos]
         if ch == "\\":
             pos += 2
-        elif ch == "`" and depth == 0:
-            return pos + 1, 0, True
-        elif line.startswith("${", pos):
-            depth += 1
-            pos += 2
-        elif ch == "}" and depth > 0:
-            depth -= 1
-            pos += 1
-        else:
-            pos += 1
-    return pos, depth, False
+            continue
+        if levels[-1] == 0:
+            if ch == "`":
+                levels.pop()
+            elif line.startswith("${", pos):
+                levels[-1] = 1
+                pos += 1
+        elif ch == "`":
+            levels.append(0)
+        elif ch == "{":
+            levels[-1] += 1
+        elif ch == "}":
+            levels[-1] -= 1
+        pos += 1
+    return pos
 
 
 def _slash(line: str, start: int, before: str, buf: list[str]) -> int:

@@ -389,3 +389,19 @@ def test_focus_prefers_code_over_rust_in_file_tests() -> None:
     spans = build_focus("src/modules/java.rs", RUST, hints, {"gradle": 2.0, "version": 1.5}, {})
     weights = {(f.start, f.end): f.weight for f in spans}
     assert weights[(14, 18)] > weights[(24, 27)]
+
+
+def test_javascript_strings_comments_and_regexes_do_not_move_ends() -> None:
+    text = (
+        "function render(items) {\n"
+        "  const html = `<ul>${items.map((i) => `<li>${ {a: i}.a }}</li>`)}\n"
+        "  }</ul>`;\n"
+        "  const re = /[{]+/g, half = 4 / 2;\n"
+        "  /* } */ const c = '}'; // }\n"
+        "  return html;\n"
+        "}\n"
+        "function after() {\n  return 1;\n}\n"
+    )
+    defs = _by_qualname(text, "src/render.js")
+    assert _span(defs["render"]) == ("function", 1, 7)
+    assert _span(defs["after"]) == ("function", 8, 10)
