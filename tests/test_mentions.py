@@ -302,3 +302,9 @@ def test_class_names_prose_writes_without_backticks() -> None:
     assert "Relative" not in m.identifiers  # starts a sentence
     assert "Parser" not in m.identifiers  # also written in lower case: an English word here
     assert "Correct" not in m.identifiers
+
+
+def test_kebab_options_also_name_their_camel_case_property() -> None:
+    ids = extract("--dry-run is ignored", "Passing `--strip-dashed` and -v does nothing.").identifiers
+    assert ids["dry_run"] > ids["dryRun"] > 0
+    assert "stripDashed" in ids and "strip_dashed" in ids

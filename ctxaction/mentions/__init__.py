@@ -69,6 +69,9 @@ def extract(title: str, body: str = "", extra: str = "") -> Mentions:
     for opt in mentions.options:
         name = opt.strip(":-").replace("-", "_")
         mentions.identifiers.setdefault(name, 0.8 if "_" in name else 0.6)
+        first, *rest = name.split("_")
+        if rest and all(rest):  # option parsers (yargs, commander, clap) also name --dry-run dryRun
+            mentions.identifiers.setdefault(first + "".join(r.capitalize() for r in rest), 0.6)
     if extra.strip():
         _merge_weaker(mentions, extract("", extra))
     return mentions
