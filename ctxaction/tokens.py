@@ -22,6 +22,7 @@ import importlib.util
 import itertools
 import math
 import os
+import re
 import tempfile
 import uuid
 from dataclasses import dataclass, field
@@ -136,6 +137,27 @@ class EstimateCounter:
     def count(self, text: str) -> int:
         """Estimated tokens of ``text`` (rounded up)."""
         return math.ceil(len(text.encode("utf-8", "replace")) / 3)
+
+
+# Where the o200k_base and cl100k_base pre-tokenizers always end a piece, whatever follows or
+# precedes: after a newline, before a printable ASCII character that no piece carries across a
+# newline (not a space, not "/": punctuation runs may swallow "\n/"); and between the "n" of a
+# JSON-escaped newline and a space (a letter run always ends at a space). A text's count is then
+# the sum of its parts' counts, and parts already seen are a dictionary lookup.
+_PIECE_BREAK = re.compile(r"(?<=\n)(?=[!-.0-~])|(?<=\\n)(?= )")
+_SPLITTABLE = frozenset({"o200k_base", "cl100k_base"})
+
+
+def count_by_parts(counter: Counter, text: str) -> int:
+    """Exact tokens of ``text``, counted part by part so that a text differing from earlier ones
+    in a few lines costs only those lines (used by the packer, which re-counts whole renderings).
+
+    Only for the encodings whose pre-tokenizer pattern the split points were checked against;
+    others, and estimates (rounded per text), are counted whole.
+    """
+    if not isinstance(counter, TiktokenCounter) or counter.encoding not in _SPLITTABLE:
+        return counter.count(text)
+    return sum(map(counter.count, _PIECE_BREAK.split(text)))
 
 
 def tiktoken_cache_dir() -> str:

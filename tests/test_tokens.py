@@ -96,3 +96,39 @@ def test_repeated_counts_are_remembered_and_stay_exact() -> None:
     first = counter.count(text)
     assert counter.count(text) == first == len(reference.encode_ordinary(text))
     assert isinstance(counter, tokens.TiktokenCounter) and counter._memo[text] == first
+
+
+def _tricky_texts() -> list[str]:
+    """This repository's own sources (real code and prose), raw and as JSON strings, plus the line
+    starts the split must refuse (``/`` after a punctuation run, spaces, CRLF, an escaped ``\\n``
+    followed by a letter or a slash)."""
+    import json
+    from pathlib import Path
+
+    root = Path(tokens.__file__).resolve().parent
+    sources = [p.read_text(encoding="utf-8") for p in sorted(root.rglob("*.py"))[:40]]
+    edge = "x = (a)\n/ b\n  \n\n\tz\r\n)\n/* c */\n\\n  d\\nfoo\\n/bar '\nll'\n's\nDon't\n"
+    texts = [*sources, edge, edge * 3]
+    texts += [json.dumps(t, ensure_ascii=False) for t in texts] + [json.dumps(t) for t in sources[:5]]
+    return texts
+
+
+@pytest.mark.parametrize("encoding", ["o200k_base", "cl100k_base"])
+def test_count_by_parts_equals_a_whole_count(encoding: str) -> None:
+    counter = tokens.get_counter(encoding)
+    assert isinstance(counter, tokens.TiktokenCounter)
+    for text in _tricky_texts():
+        assert tokens.count_by_parts(counter, text) == len(counter._enc.encode_ordinary(text))
+
+
+def test_count_by_parts_reuses_unchanged_lines_and_leaves_estimates_whole() -> None:
+    counter = tokens.get_counter("o200k_base")
+    assert isinstance(counter, tokens.TiktokenCounter)
+    body = "".join(f"def f{i}(x):\n    return x + {i}\n" for i in range(200))
+    tokens.count_by_parts(counter, "header 1\n" + body)
+    remembered = len(counter._memo)
+    changed = "header 22\n" + body
+    assert tokens.count_by_parts(counter, changed) == len(counter._enc.encode_ordinary(changed))
+    assert len(counter._memo) == remembered + 1  # only the changed first line was counted anew
+    estimate = tokens.EstimateCounter("o200k_base")
+    assert tokens.count_by_parts(estimate, "a\nb\nc") == estimate.count("a\nb\nc") == 2

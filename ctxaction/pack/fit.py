@@ -4,19 +4,23 @@ The packer works on estimates (block counts, per-file overheads); here the packa
 in its real format and counted with the real tokenizer, and the files allowance moves by the
 difference until the total sits just under the budget. ``total_tokens`` is the count of the very
 text that states it. Files are rendered from redacted lines only.
+
+Each trial rendering differs from the last in a few files, so trials are counted part by part
+(:func:`ctxaction.tokens.count_by_parts`: unchanged lines are lookups); the text that is returned
+is also counted whole, so the stated total never rests on the split.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ctxaction.filter import Redactor
 from ctxaction.model import OmittedFile, Package
 from ctxaction.pack import excerpt
 from ctxaction.pack.budget import OVER_BUDGET, BudgetError, FileSource, Packer, Packing
 from ctxaction.render import FormatMeasure, render
-from ctxaction.tokens import Counter
+from ctxaction.tokens import Counter, count_by_parts
 
 MAX_ROUNDS = 8
 CLOSE_ENOUGH = 2  # tokens under the budget at which adjusting stops
@@ -102,7 +106,7 @@ class Fitter:
             allowance = nxt
         packing = best[0] if best else self.packer.pack(0)
         self.assemble(packing, into=True)
-        rendered = finalize(self.package, self.fmt, self.counter)
+        rendered = finalize(self.package, self.fmt, self.counter, whole=True)
         while self.package.total_tokens > total and self.package.files:
             # Estimates and the real count disagreed: give up the weakest file, never the ceiling.
             dropped = self.package.files.pop()
@@ -110,17 +114,24 @@ class Fitter:
                 0,
                 OmittedFile(dropped.path, dropped.score, self._size(dropped.path), OVER_BUDGET),
             )
-            rendered = finalize(self.package, self.fmt, self.counter)
+            rendered = finalize(self.package, self.fmt, self.counter, whole=True)
         if self.package.total_tokens > total:
             raise BudgetError(too_small(self.package, total, self.package.total_tokens, self.counter))
         return packing, rendered
 
 
-def finalize(package: Package, fmt: str, counter: Counter) -> str:
-    """Render with ``total_tokens`` equal to the count of the very text that states it."""
-    text = render(package, fmt)
+def finalize(package: Package, fmt: str, counter: Counter, *, whole: bool = False) -> str:
+    """Render with ``total_tokens`` equal to the count of the very text that states it.
+
+    Counted by parts; ``whole`` then settles the total on a count of the entire text.
+    """
+    text = _settle(package, fmt, lambda t: count_by_parts(counter, t), render(package, fmt))
+    return _settle(package, fmt, counter.count, text) if whole else text
+
+
+def _settle(package: Package, fmt: str, count: Callable[[str], int], text: str) -> str:
     for _ in range(6):
-        size = counter.count(text)
+        size = count(text)
         if size == package.total_tokens:
             break
         package.total_tokens = size

@@ -2,7 +2,8 @@
 
 Templates are Jinja2 files shipped in ``ctxaction/render/templates``; untrusted text (issue,
 comments, file contents, reasons) is only ever passed to them as data, never compiled as a
-template. XML is autoescaped; Markdown escapes inline values and fences blocks.
+template. XML is autoescaped; Markdown escapes inline values and fences blocks. Jinja2 is
+imported only when a template is rendered (:mod:`ctxaction.render.templated`): JSON needs none.
 """
 
 from __future__ import annotations
@@ -11,17 +12,13 @@ import html
 import json
 import re
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any, Literal, cast
-
-import jinja2
-import markupsafe
 
 from ctxaction.model import Candidate, Package, PackedFile, Task
 from ctxaction.pack import excerpt
 from ctxaction.pack.order import layout
 from ctxaction.render.jsonout import file_entry, to_json
-from ctxaction.sanitize import FRAMING, neutralize_mentions
+from ctxaction.sanitize import neutralize_mentions
 from ctxaction.tokens import Counter
 
 Format = Literal["markdown", "xml", "json"]
@@ -80,39 +77,14 @@ def task_label(task: Task) -> str:
     return f"{noun} #{task.number}" if task.number is not None else noun
 
 
-def _ends_with_newline(text: str) -> str:
+def ends_with_newline(text: str) -> str:
     return text if text.endswith("\n") else f"{text}\n"
 
 
-def xml_text(text: str) -> markupsafe.Markup:
+def xml_escape(text: str) -> str:
     """Element content for the XML format: ``&``, ``<`` and ``>`` escaped, quotes left readable
     (they only need escaping inside attributes, which autoescaping handles)."""
-    return markupsafe.Markup(text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
-
-
-@lru_cache(maxsize=1)
-def environment() -> jinja2.Environment:
-    """The Jinja2 environment for the shipped templates (XML autoescaped, undefined is an error)."""
-    env = jinja2.Environment(
-        loader=jinja2.PackageLoader("ctxaction.render", "templates"),
-        autoescape=lambda name: bool(name and ".xml" in name),
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
-    env.filters.update(
-        fence=fence,
-        inline=inline,
-        language=language,
-        range_list=range_list,
-        mode_label=mode_label,
-        task_label=task_label,
-        ends_with_newline=_ends_with_newline,
-        xml_text=xml_text,
-    )
-    env.globals["framing"] = FRAMING
-    return env
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def render(package: Package, fmt: str) -> str:
@@ -121,6 +93,8 @@ def render(package: Package, fmt: str) -> str:
         return to_json(package)
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
+    from ctxaction.render.templated import environment
+
     template = environment().get_template(f"{fmt}.{'md' if fmt == 'markdown' else 'xml'}.j2")
     return template.render(p=package, blocks=layout(package))
 
@@ -139,7 +113,7 @@ class FormatMeasure:
     def _escape(self, text: str) -> str:
         if self.fmt == "json":
             return json.dumps(text, ensure_ascii=False)[1:-1]
-        return str(xml_text(text)) if self.fmt == "xml" else text
+        return xml_escape(text) if self.fmt == "xml" else text
 
     def text_cost(self, text: str) -> int:
         """Tokens of whole lines (with newlines), escaped as the format escapes them."""
@@ -171,6 +145,8 @@ class FormatMeasure:
         """One file as the format renders it (used to measure its overhead)."""
         if self.fmt == "json":
             return json.dumps(file_entry(packed), ensure_ascii=False, separators=(",", ":")) + ","
+        from ctxaction.render.templated import environment
+
         name = "blocks.md.j2" if self.fmt == "markdown" else "blocks.xml.j2"
         module = cast(Any, environment().get_template(name).module)
         return str(module.file_block(packed, False) if self.fmt == "markdown" else module.file_block(packed))
