@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -61,26 +62,32 @@ def _parse(out: bytes, prefix: str) -> list[Hit]:
 
 
 _PCRE_OK: dict[str, bool] = {}
+# Searches start in parallel threads; the lock keeps them from each probing git.
+_PCRE_LOCK = threading.Lock()
+_NULL = "/dev/null"
 
 
 def has_pcre(repo: RepoView) -> bool:
     """Whether this git was built with PCRE (``git grep -P``); remembered per process."""
     key = "pcre"
-    if key not in _PCRE_OK:
-        try:
-            proc = subprocess.run(
-                git.git_command(
-                    repo.root, ["grep", "-P", "-q", "-e", "(?<=a)b", "--no-index", "--", "/dev/null"]
-                ),
-                capture_output=True,
-                env=git.git_env(),
-                timeout=10,
-                check=False,
-            )
-            _PCRE_OK[key] = b"not compiled" not in proc.stderr and b"USE_LIBPCRE" not in proc.stderr
-        except (OSError, subprocess.TimeoutExpired):
-            _PCRE_OK[key] = False
+    with _PCRE_LOCK:
+        if key not in _PCRE_OK:
+            _PCRE_OK[key] = _probe_pcre(repo)
     return _PCRE_OK[key]
+
+
+def _probe_pcre(repo: RepoView) -> bool:
+    try:
+        proc = subprocess.run(
+            git.git_command(repo.root, ["grep", "-P", "-q", "-e", "(?<=a)b", "--no-index", "--", _NULL]),
+            capture_output=True,
+            env=git.git_env(),
+            timeout=10,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return b"not compiled" not in proc.stderr and b"USE_LIBPCRE" not in proc.stderr
 
 
 @dataclass
