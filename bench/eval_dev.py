@@ -5,7 +5,10 @@ baseline and `ctxaction build` — then prints the harness's quality tables and 
 seconds per instance for each, their ratio, and ctxaction's peak memory. Absolute times on a shared
 2-core machine are noise; the ratio measured in the same run is the number to read.
 
-    python bench/eval_dev.py --mirrors /path/to/mirrors [--harness ../shared/eval] [--budget 6000]
+    python bench/eval_dev.py --mirrors /path/to/mirrors [--harness ../shared/eval] [--budget 6000] [--cold]
+
+By default the tokenizer's rank files are whatever the machine has cached (warm: after the first
+build on a machine). ``--cold`` gives every build an empty cache, as on a fresh runner.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", default=str(HERE / "out"), help="folder for the result files")
     ap.add_argument("--extra", default="", help="extra harness options, e.g. '--limit 10'")
+    ap.add_argument("--cold", action="store_true", help="an empty tokenizer cache for every build")
     a = ap.parse_args(argv)
 
     harness = Path(a.harness).resolve()
@@ -55,6 +59,8 @@ def main(argv: list[str] | None = None) -> int:
     ctxaction = shlex.join([sys.executable, "-m", "ctxaction"])
     rss_file = Path(tempfile.mkstemp(prefix="ctx-rss-", suffix=".tsv")[1])
     os.environ["CTX_BENCH_RSS_FILE"] = str(rss_file)
+    if a.cold:
+        os.environ["CTX_BENCH_COLD"] = "1"
     cmd = (f"{shlex.quote(sys.executable)} {shlex.quote(str(HERE / 'run_with_rss.py'))} {{instance_id}} "
            f"{ctxaction} build --repo {{repo}} --issue-file {{issue}} --budget {{budget}} "
            "--format json --output {out}")
@@ -73,7 +79,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     m_bm25, m_ctx = statistics.median(t_bm25), statistics.median(t_ctx)
     print(f"\nspeed: median s/instance ctxaction={m_ctx:.2f} bm25={m_bm25:.2f} "
-          f"ratio ctxaction/bm25={m_ctx / m_bm25:.2f} (n={len(t_ctx)}, same run)")
+          f"ratio ctxaction/bm25={m_ctx / m_bm25:.2f} (n={len(t_ctx)}, same run, "
+          f"tokenizer cache {'cold' if a.cold else 'warm'})")
     if rss:
         print(f"memory: ctxaction peak RSS max={max(rss) / 1024:.0f} MiB "
               f"median={statistics.median(rss) / 1024:.0f} MiB")
