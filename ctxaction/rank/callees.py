@@ -23,6 +23,7 @@ from ctxaction.repo.symbols import Definition, definitions
 
 SEED_FILES = 5  # strongest candidates whose named definitions are followed
 MAX_SEEDS = 4  # named definitions followed
+SEEDS_PER_FILE = 2
 MIN_SEED = 0.45  # strength × relative score a named definition needs to be followed
 MAX_BODY_LINES = 250  # longer bodies (whole classes, factories) call too much to say anything
 MAX_CALLEES = 40  # names resolved by the one git grep
@@ -31,7 +32,7 @@ MAX_TYPES = 8  # type names followed per definition
 TYPE_FACTOR = 0.6  # a type the definition uses says less than a function it calls
 FOCUS_STRENGTH = 0.6  # focus weight of a called definition relative to a named one
 
-_TYPE = re.compile(r"(?<![\w$.])([A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*)\b(?!\s*\()")
+_TYPE = re.compile(r"(?<![\w$.@])([A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*)\b(?!\s*\()")
 _CALL = re.compile(r"(?<![\w$])([A-Za-z_]\w*)\s*(?:<[\w\s,:*&<>\[\]]*>\s*)?\(")
 _STRING = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|`(?:\\.|[^`\\])*`')
 _LINE_COMMENT = re.compile(r"(?://|#(?!\s*(?:include|define|if|endif|else)\b)).*$")
@@ -75,6 +76,8 @@ def expand(ctx: Context, strong: Sequence[tuple[str, float]]) -> None:
     used = _used_names(ctx, strong)
     if not used:
         return
+    # Files already naming a definition keep their own focus: a callee there would pull it away.
+    named = {p for p, e in list(ctx.board.entries.items()) if e.hints.defined}
     for name, files in _definers(ctx, used).items():
         call = used[name]
         files.discard(call.caller_path)
@@ -87,7 +90,7 @@ def expand(ctx: Context, strong: Sequence[tuple[str, float]]) -> None:
         for path in sorted(files):
             reason = f"defines {name}; {call.caller} (named in the issue) {how} it"
             e = ctx.board.add(path, "callee", value, reason)
-            if e is not None and not call.is_type:
+            if e is not None and not call.is_type and path not in named:
                 e.hints.defined[name] = max(e.hints.defined.get(name, 0.0), FOCUS_STRENGTH * call.weight)
 
 
@@ -106,7 +109,14 @@ def _seeds(ctx: Context, strong: Sequence[tuple[str, float]]) -> list[tuple[floa
     ranked = sorted(
         ((w, p, n) for (p, n), w in seeds.items() if w >= MIN_SEED), key=lambda t: (-t[0], t[1], t[2])
     )
-    return ranked[:MAX_SEEDS]
+    # The same API is often defined in several files (versions, flavours): follow more than one.
+    per_file: dict[str, int] = {}
+    picked = []
+    for seed in ranked:
+        per_file[seed[1]] = per_file.get(seed[1], 0) + 1
+        if per_file[seed[1]] <= SEEDS_PER_FILE:
+            picked.append(seed)
+    return picked[:MAX_SEEDS]
 
 
 def _used_names(ctx: Context, strong: Sequence[tuple[str, float]]) -> dict[str, _Call]:
