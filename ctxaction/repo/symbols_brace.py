@@ -11,13 +11,14 @@ closes the one its header opened.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ctxaction.repo.symbols_langs import DETECTORS, Detector, Found, Opened, block_kind_of, worth_trying
-from ctxaction.repo.symbols_lex import code_lines
+from ctxaction.repo.symbols_lex import JS_FAMILY, NO_SEMICOLONS, code_lines
 from ctxaction.repo.symbols_model import Definition
 
 MAX_HEADER_LINES = 12
+FACTORY_MEMBERS = 3
 MAX_STATEMENT_LINES = 400
 _CONTINUATIONS = (".", "?", ":", "+", "|")
 _TOKENS = re.compile(r"[()\[\]{};]")
@@ -64,6 +65,24 @@ def brace_definitions(lines: list[str], lang: str) -> list[Definition]:
             f, start, parent = opened.definition
             out.append(Definition(f.name, f.kind, start, len(lines), parent, opened.in_test))
     out.sort(key=lambda d: (d.start, -d.end))
+    return _factories_as_classes(out) if lang in JS_FAMILY else out
+
+
+def _factories_as_classes(defs: list[Definition]) -> list[Definition]:
+    """A JS function holding several function definitions is a module/factory (``module.exports =
+    function command (yargs) { self.run = function … }``): a container, like a class, so its own
+    lines are its head and its keywords are its members'."""
+    out: list[Definition] = []
+    for n, d in enumerate(defs):  # sorted by start: what a definition holds follows it
+        if d.kind == "function":
+            inner = 0
+            for x in defs[n + 1 :]:
+                if x.start > d.end or inner >= FACTORY_MEMBERS:
+                    break
+                inner += x.kind in ("function", "method")
+            if inner >= FACTORY_MEMBERS:
+                d = replace(d, kind="class")
+        out.append(d)
     return out
 
 
@@ -99,7 +118,7 @@ def _detect_at(
     elif _ANNOTATION.match(code) or not worth_trying(lang, ctx.kind, code):
         return i + 1
     else:
-        header, end_line, brace_col = _header(codes, i)
+        header, end_line, brace_col = _header(codes, i, lang)
     found = detect(header, raw, ctx, brace_col is not None)
     if found is None:
         return i + 1
@@ -113,7 +132,7 @@ def _detect_at(
     return end
 
 
-def _header(codes: list[str], i: int) -> tuple[str, int, int | None]:
+def _header(codes: list[str], i: int, lang: str) -> tuple[str, int, int | None]:
     """Code from line ``i`` to the first ``{`` or ``;`` outside brackets: (text, its line, ``{`` column)."""
     parts: list[str] = []
     depth = 0
@@ -131,7 +150,22 @@ def _header(codes: list[str], i: int) -> tuple[str, int, int | None]:
                 parts.append(code[: m.start()])
                 return " ".join(p.strip() for p in parts), j, m.start() if ch == "{" else None
         parts.append(code)
+        if (
+            depth <= 0
+            and lang in NO_SEMICOLONS
+            and not _continues(code, codes[j + 1] if j + 1 < len(codes) else "")
+        ):
+            break  # without semicolons a line break at depth 0 may end the statement
     return " ".join(p.strip() for p in parts), i, None
+
+
+_ENDS_OPEN = (",", "(", "[", "=", "=>", ":", "|", "&", "<", "->", "extends", "implements")
+_STARTS_CONTINUED = ("{", ")", ":", ".", "=>", "|", "&", "->", "extends", "implements", "where")
+
+
+def _continues(code: str, next_code: str) -> bool:
+    """Whether a header line without a terminator goes on to the next line."""
+    return code.rstrip().endswith(_ENDS_OPEN) or next_code.lstrip().startswith(_STARTS_CONTINUED)
 
 
 def _leading_annotations(lines: list[str], i: int) -> tuple[int, str]:

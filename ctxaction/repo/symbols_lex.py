@@ -12,6 +12,8 @@ import re
 
 JS_FAMILY = frozenset({"javascript", "typescript", "vue", "svelte"})
 C_FAMILY = frozenset({"c", "cpp", "objc"})
+# Languages where a line break can end a statement: a header never runs on past one at depth 0.
+NO_SEMICOLONS = JS_FAMILY | {"go", "kotlin", "swift", "scala"}
 _TRIPLE_QUOTED = frozenset({"java", "kotlin", "scala", "swift", "csharp"})
 
 _RUST_CHAR = re.compile(r"'(?:\\[^']{1,10}|[^\\'])'")

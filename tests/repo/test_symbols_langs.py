@@ -290,10 +290,11 @@ def test_java_enum_constant_bodies_generics_records_default_methods() -> None:
 def test_kotlin_functions() -> None:
     text = "class Repo {\n    suspend fun load(\n        id: Int,\n    ): User {\n"
     text += "        return find(id)\n    }\n}\n"
-    fun = "fun top(x: Int) = x + 1\n"
+    fun = "fun top(x: Int) = x + 1\nfun after() {\n}\n"
     defs = _by_qualname(text + fun, "Repo.kt")
     assert _span(defs["Repo.load"]) == ("method", 2, 6)
-    assert _span(defs["top"]) == ("function", 8, 8)
+    assert _span(defs["top"]) == ("function", 8, 8)  # no semicolons: the line break ends it
+    assert _span(defs["after"]) == ("function", 9, 10)
 
 
 GO = """package cobra
@@ -405,3 +406,11 @@ def test_javascript_strings_comments_and_regexes_do_not_move_ends() -> None:
     defs = _by_qualname(text, "src/render.js")
     assert _span(defs["render"]) == ("function", 1, 7)
     assert _span(defs["after"]) == ("function", 8, 10)
+
+
+def test_javascript_factory_holding_functions_is_a_container() -> None:
+    text = COMMAND_JS.replace("  return self\n", "  self.reset = function () {}\n  return self\n", 1)
+    defs = _by_qualname(text, "lib/command.js")
+    assert _span(defs["command"]) == ("class", 4, 16)
+    assert defs["runCommand"].kind == "function"
+    assert _span(defs["foo"]) == ("function", 18, 20)
