@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from ctxaction.mentions.text import Segment
 
 HYPHEN_WEIGHT = 0.45
-PAIR_WEIGHT = 0.3
+PAIR_WEIGHT = 0.15
 MAX_PHRASES = 6
 # Not inside paths or longer kebab chains (gin-gonic/gin, --dry-run-all).
 _HYPHEN = re.compile(r"(?<![\w/.-])([A-Za-z][a-z0-9]+)-([a-z][a-z0-9]+)(?![\w/-])")
