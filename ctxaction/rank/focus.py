@@ -35,7 +35,7 @@ NAME_POINTS = 1.5
 KEYWORD_POINTS = 1.2
 # Tests inside a source file (Rust `#[cfg(test)] mod tests`) repeat the names the issue uses; the
 # fix is in the code they test.
-TEST_CODE_FACTOR = 0.3
+TEST_CODE_FACTOR = 0.15
 
 
 class _Spans:

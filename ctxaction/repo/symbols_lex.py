@@ -16,6 +16,8 @@ C_FAMILY = frozenset({"c", "cpp", "objc"})
 NO_SEMICOLONS = JS_FAMILY | {"go", "kotlin", "swift", "scala"}
 _TRIPLE_QUOTED = frozenset({"java", "kotlin", "scala", "swift", "csharp"})
 
+_MULTILINE_STRINGS = frozenset({"rust", "php"})  # plain "…" strings may span lines
+_OPEN_STRING = '"\n'  # closer marking a plain string left open at the end of a line
 _RUST_CHAR = re.compile(r"'(?:\\[^']{1,10}|[^\\'])'")
 _JS_REGEX = re.compile(r"/(?:\\.|\[(?:\\.|[^\]\\])*\]|[^/\\\[])+/[a-z]*")
 _REGEX_BEFORE = re.compile(r"(?:^|[(,=:\[!&|?{};+\-*%<>~^]|\breturn|\btypeof|\bcase)\s*$")
@@ -72,11 +74,12 @@ def code_lines(lines: list[str], lang: str) -> list[str]:
                     closer = ""
                 continue
             if closer:
-                end = line.find(closer, pos)
-                if end < 0:
+                # A Rust/PHP string left open goes on until an unescaped quote.
+                after = _quoted(line, pos - 1, '"') if closer == _OPEN_STRING else line.find(closer, pos)
+                if after < 0:
                     pos = n
                     continue
-                pos, closer = end + len(closer), ""
+                pos, closer = (after if closer == _OPEN_STRING else after + len(closer)), ""
                 continue
             m = specials.search(line, pos)
             if m is None:
@@ -106,12 +109,15 @@ def code_lines(lines: list[str], lang: str) -> list[str]:
             else:
                 pos = _quoted(line, m.start(), tok)
                 buf.append(tok + tok)
+                if pos < 0:
+                    pos = n
+                    closer = _OPEN_STRING if tok == '"' and lang in _MULTILINE_STRINGS else ""
         out.append("".join(buf))
     return out
 
 
 def _quoted(line: str, start: int, quote: str) -> int:
-    """Position after the string opening at ``start`` (the line's end when it is not closed)."""
+    """Position after the string opening at ``start`` (-1 when it is not closed on this line)."""
     pos = start + 1
     while pos < len(line):
         ch = line[pos]
@@ -121,7 +127,7 @@ def _quoted(line: str, start: int, quote: str) -> int:
         if ch == quote:
             return pos + 1
         pos += 1
-    return len(line)
+    return -1
 
 
 def _template(line: str, pos: int, levels: list[int]) -> int:

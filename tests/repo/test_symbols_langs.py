@@ -414,3 +414,15 @@ def test_javascript_factory_holding_functions_is_a_container() -> None:
     assert _span(defs["command"]) == ("class", 4, 16)
     assert defs["runCommand"].kind == "function"
     assert _span(defs["foo"]) == ("function", 18, 20)
+
+
+def test_rust_strings_spanning_lines() -> None:
+    text = (
+        "#[cfg(test)]\nmod tests {\n    #[test]\n    fn kts() {\n"
+        '        let config = "\njava {\n    version = \\"1\\"\n}";\n'
+        "        check(config);\n    }\n\n    #[test]\n    fn later() {}\n}\n"
+    )
+    defs = _by_qualname(text, "src/modules/package.rs")
+    assert _span(defs["tests"]) == ("module", 1, 14)
+    assert _span(defs["tests.kts"]) == ("function", 3, 10)
+    assert defs["tests.later"].in_test
