@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
+from ctxaction.jsonfile import read_json_object
 from ctxaction.model import Comment, Task
 
 __all__ = [
@@ -55,18 +56,8 @@ def read_issue_json(path_or_obj: str | Path | Mapping[str, Any]) -> Task:
     """
     if isinstance(path_or_obj, Mapping):
         return task_from_json(path_or_obj, source="issue object")
-    p = Path(path_or_obj)
-    try:
-        raw = p.read_bytes().decode("utf-8", "replace")
-    except OSError as exc:
-        raise TaskError(f"cannot read issue JSON {p}: {exc.strerror or exc}") from exc
-    try:
-        obj = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise TaskError(f"{p} line {exc.lineno}: not valid JSON ({exc.msg})") from exc
-    if not isinstance(obj, Mapping):
-        raise TaskError(f"{p}: expected a JSON object (a GitHub issue or PR), got {type(obj).__name__}")
-    return task_from_json(obj, source=str(p))
+    obj = read_json_object(path_or_obj, "issue JSON (a GitHub issue or PR object)", TaskError)
+    return task_from_json(obj, source=str(path_or_obj))
 
 
 def read_stdin(stream: TextIO | None = None) -> Task:

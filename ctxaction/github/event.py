@@ -7,12 +7,13 @@ naming the field (``issue.number``) and the file, never a ``KeyError`` deep in t
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from ctxaction.jsonfile import read_json_object
 
 ISSUE_ACTIONS = frozenset({"opened", "edited", "reopened", "labeled"})
 PR_ACTIONS = frozenset({"opened", "synchronize", "reopened", "ready_for_review"})
@@ -128,16 +129,7 @@ def load_event(name: str, path: str | Path, **options: Any) -> Request | Skip:
         raise EventError("GITHUB_EVENT_NAME is not set: run inside GitHub Actions or set it")
     if not path:
         raise EventError("GITHUB_EVENT_PATH is not set: run inside GitHub Actions or set it")
-    try:
-        raw = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise EventError(f"cannot read the event payload {path}: {exc.strerror or exc}") from exc
-    try:
-        payload = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise EventError(f"event payload {path}: not valid JSON (line {exc.lineno}: {exc.msg})") from exc
-    if not isinstance(payload, Mapping):
-        raise EventError(f"event payload {path}: should be a JSON object")
+    payload = read_json_object(path, "event payload", EventError)
     return parse_event(name, payload, source=str(path), **options)
 
 
