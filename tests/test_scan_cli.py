@@ -248,3 +248,22 @@ def test_one_config_file_serves_build_and_scan(
     assert "context-packages.yaml:7: secrets.max_file_size" in capsys.readouterr().err
     assert run(repo, "lib", monkeypatch=monkeypatch) == 2
     assert "context-packages.yaml:7: secrets.max_file_size" in capsys.readouterr().err
+
+
+def test_paths_in_another_repository_use_its_config(
+    make_repo: Callable[..., GitRepo],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    repo = make_repo()
+    repo.write("tests/fixtures/keys.py", KEY)
+    repo.write("app.py", KEY2)
+    repo.write(".github/context-packages.yaml", "secrets:\n  allowlist:\n    paths: ['tests/fixtures/**']\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "context-packages.yaml").write_text("secrets:\n  disabled_rules: [github-pat]\n")
+    assert run(elsewhere, str(repo.root), "--format", "json", monkeypatch=monkeypatch) == 1
+    found = {f["path"] for f in json.loads(capsys.readouterr().out)["findings"]}
+    assert found == {"app.py"}
+    assert SECRET not in json.dumps(sorted(found))

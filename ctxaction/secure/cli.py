@@ -94,7 +94,13 @@ def _outcome(opts: ScanOptions) -> Outcome:
     sources = sum([opts.staged, opts.diff_rev is not None, bool(opts.paths)])
     if sources > 1:
         raise ScanUsageError("choose one source: --staged, --diff REV or PATH…")
-    root = opts.root or repo_root(opts.cwd)
+    # Scanning PATHs: the settings are those of the repository holding them, not of the folder
+    # the command runs in (`ctxaction scan ../other-repo` reads other-repo's config).
+    start = opts.cwd
+    if opts.paths:
+        first = opts.paths[0] if opts.paths[0].is_absolute() else opts.cwd / opts.paths[0]
+        start = first if first.exists() else opts.cwd
+    root = opts.root or repo_root(start)
     if (opts.staged or opts.diff_rev is not None) and root is None:
         raise ScanUsageError(f"{opts.cwd}: not a git repository (run inside one, or scan PATH… instead)")
     settings = load_settings(root or opts.cwd, opts.config)
@@ -123,4 +129,5 @@ def _blobs(opts: ScanOptions, root: Path | None, max_bytes: int) -> list[Blob]:
         assert root is not None
         return diff(root, opts.diff_rev, all_lines=opts.all_lines, max_bytes=max_bytes)
     paths = [p if p.is_absolute() else opts.cwd / p for p in (opts.paths or [Path(".")])]
-    return list(files(paths, no_ignore=opts.no_ignore, max_bytes=max_bytes, base=opts.cwd))
+    # Paths are shown and allowlisted relative to the repository (the config's patterns are).
+    return list(files(paths, no_ignore=opts.no_ignore, max_bytes=max_bytes, base=root or opts.cwd))
