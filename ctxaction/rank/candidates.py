@@ -20,9 +20,13 @@ from ctxaction.repo import search
 from ctxaction.repo.files import RepoView, TrackedFile
 from ctxaction.repo.imports import ModuleIndex
 from ctxaction.repo.kinds import code_globs, is_code
+from ctxaction.repo.symbols import definitions
 
 MAX_IDENTIFIERS = 60
 MAX_KEYWORDS = 24
+# Files whose possible definitions (a signature the one-line patterns cannot read) are confirmed
+# by parsing them.
+MAX_CONFIRM_FILES = 24
 MAX_KEYWORD_FILES = 150
 BM25_K1 = 1.2
 BM25_B = 0.75
@@ -86,8 +90,10 @@ def identifiers(ctx: Context) -> None:
     hits = search.word_hits(ctx.repo, list(strength), code_globs())
     word_re = re.compile(r"\b(" + "|".join(re.escape(n) for n, _ in top) + r")\b")
     definers = _definition_patterns([n for n, _ in top])
+    maybe = _maybe_definition([n for n, _ in top])
     defs: dict[str, dict[str, list[int]]] = {}
     uses: dict[str, dict[str, list[int]]] = {}
+    unsure: dict[str, set[str]] = {}
     for hit in hits:
         if hit.path not in ctx.files:
             continue
@@ -95,6 +101,13 @@ def identifiers(ctx: Context) -> None:
         for name in set(word_re.findall(hit.text)):
             target = defs if name in defined else uses
             target.setdefault(name, {}).setdefault(hit.path, []).append(hit.line)
+        # Python's `def` is always read by the one-line patterns.
+        if not hit.path.endswith((".py", ".pyi")) and not hit.text.rstrip().endswith(";"):
+            for m in maybe.finditer(hit.text):
+                if m.group("name") not in defined:
+                    unsure.setdefault(hit.path, set()).add(m.group("name"))
+    for path, name, line in _confirmed(ctx.repo, unsure, defs):
+        defs.setdefault(name, {}).setdefault(path, []).append(line)
     owners = qualified_owners(ctx.mentions.dotted)
     for name, files in defs.items():
         spec = 1.0 / math.sqrt(len(files))
@@ -118,6 +131,33 @@ def identifiers(ctx: Context) -> None:
                     old = e.hints.use_lines.get(line, (0.0, ""))
                     if strength[name] * spec > old[0]:
                         e.hints.use_lines[line] = (strength[name] * spec, name)
+
+
+def _maybe_definition(names: list[str]) -> re.Pattern[str]:
+    """A line that may open a definition of one of ``names`` whose signature the one-line
+    patterns cannot see: a wrapped parameter list, the brace on the next line, a macro or
+    attribute before the name (``CJSON_PUBLIC(void) cJSON_Minify(``, ``coerce(\\n  keys,``)."""
+    n = "(?P<name>" + "|".join(re.escape(x) for x in names) + ")"
+    return re.compile(rf"^\s*(?:[\w<>\[\],*&:@]+(?:\([\w\s,*]*\))?\s+)*[*&]?{n}\s*(?:<[^>]*>\s*)?\([^;]*$")
+
+
+def _confirmed(
+    repo: RepoView, unsure: dict[str, set[str]], known: dict[str, dict[str, list[int]]]
+) -> list[tuple[str, str, int]]:
+    """(path, name, first line) of the unsure hits that the file's definitions index confirms.
+
+    Bounded: at most ``MAX_CONFIRM_FILES`` files are parsed, those with the most unsure names."""
+    out: list[tuple[str, str, int]] = []
+    ranked = sorted(unsure.items(), key=lambda kv: (-len(kv[1]), kv[0]))[:MAX_CONFIRM_FILES]
+    for path, names in ranked:
+        names = {n for n in names if path not in known.get(n, {})}
+        text = repo.read_text(path) if names else None
+        if text is None:
+            continue
+        for d in definitions(text, path):
+            if d.name in names and d.kind != "variable" and not d.in_test:
+                out.append((path, d.name, d.start))
+    return out
 
 
 def defs_in(defs: dict[str, dict[str, list[int]]], path: str) -> list[str]:

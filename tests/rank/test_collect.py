@@ -265,3 +265,73 @@ def test_pr_head_read_from_objects(make_repo: MakeRepo) -> None:
         cands = collect(head, task, Profile())
     assert cands[0].path == "pkg/new_feature.py"
     assert _covers(cands[0], 1)
+
+
+CJSON_C = "\n".join(
+    [
+        '#include "cJSON.h"',
+        "",
+        "static int helper(int x)",
+        "{",
+        "    return x + 1;",
+        "}",
+        "",
+        "CJSON_PUBLIC(void) cJSON_Minify(char *json)",
+        "{",
+        "    char *into = json;",
+        "    while (*json)",
+        "    {",
+        "        json++;",
+        "    }",
+        "    *into = 0;",
+        "}",
+        "",
+    ]
+)
+FACTORY_TS = "\n".join(
+    [
+        "export class YargsInstance {",
+        "  constructor(private shim: Shim) {}",
+        "",
+        "  coerce(",
+        "    keys: string | string[],",
+        "    value?: CoerceCallback",
+        "  ): YargsInstance {",
+        "    this.applyCoerce(keys, value);",
+        "    return this;",
+        "  }",
+        "}",
+        "",
+    ]
+)
+
+
+def test_definitions_behind_macros_and_wrapped_signatures_are_found(make_repo: MakeRepo) -> None:
+    # One-line patterns cannot read `MACRO(type) name(` with the brace below, or a parameter list
+    # that wraps; the file's definitions index confirms them, so the defining file ranks first.
+    repo = make_repo()
+    callers = {
+        f"src/use{i}.c": f'#include "cJSON.h"\nvoid u{i}(char *s) {{ cJSON_Minify(s); }}\n' for i in range(4)
+    }
+    ts_callers = {
+        f"lib/call{i}.ts": f"import {{y}} from './y';\ny.coerce(\n  'k{i}',\n  f\n);\n" for i in range(4)
+    }
+    repo.commit(
+        {
+            "cJSON.c": CJSON_C,
+            "cJSON.h": "CJSON_PUBLIC(void) cJSON_Minify(char *json);\n",
+            "lib/yargs-factory.ts": FACTORY_TS,
+            **callers,
+            **ts_callers,
+        },
+        "init",
+    )
+    view = open_repo(repo.root)
+    task = Task(
+        "cJSON_Minify overruns the buffer", "Calling `cJSON_Minify` on it, then `.coerce()` drops keys."
+    )
+    cands = _by_path(collect(view, task, Profile()))
+    assert "defines cJSON_Minify, named in the issue" in cands["cJSON.c"].reasons
+    assert "defines coerce, named in the issue" in cands["lib/yargs-factory.ts"].reasons
+    assert not any("defines" in r for r in cands["src/use0.c"].reasons + cands["lib/call0.ts"].reasons)
+    assert _covers(cands["cJSON.c"], 10)
