@@ -207,8 +207,10 @@ def tested_name(path: str) -> str | None:
     stem = posixpath.splitext(posixpath.basename(path))[0]
     m = _TEST_NAME.match(stem)
     if not m:
+        # Only where plain names are the convention: Python's test dirs hold fixtures named like sources.
+        plain = posixpath.splitext(path)[1] in (".rs", *_JS_FAMILY)
         in_test_dir = any(p.lower() in _TEST_DIRS for p in path.split("/")[:-1])
-        return stem if in_test_dir and stem not in _GENERIC_TEST_STEMS else None
+        return stem if plain and in_test_dir and stem not in _GENERIC_TEST_STEMS else None
     return next((g for g in m.groups() if g), None)
 
 
