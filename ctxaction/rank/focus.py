@@ -21,6 +21,9 @@ MAX_BODY_LINES = 160  # a longer definition is focused on its head and the evide
 HEAD_LINES = 25
 LINE_CONTEXT = 3
 MAX_DEFS = 6
+# Windows inside a definition too long to show whole.
+MAX_EVIDENCE = 6
+EVIDENCE_GAP = 8
 # Fixes often add an import: the header is worth a little room in the files that matter.
 HEADER_WEIGHT = 0.35
 SMALL_FILE_LINES = 150  # a file this short is offered whole, below its best spans
@@ -75,7 +78,7 @@ def build_focus(
                 spans.add(d.start, d.end, weight, why)
             else:
                 spans.add(d.start, d.start + HEAD_LINES, weight, f"{why} (head)")
-                for line in _evidence_lines(hints, d):
+                for line in _evidence_lines(hints, d, idf):
                     spans.add(line - 8, line + 8, weight * 0.9, f"{why} (around line {line})")
     header_end = _import_header_end(text)
     if header_end:
@@ -98,10 +101,34 @@ def _line_windows(spans: _Spans, hints: Hints) -> None:
         spans.add(line - 2, line + 2, 0.5 * strength, f"uses {name}")
 
 
-def _evidence_lines(hints: Hints, d: Definition) -> list[int]:
-    named = (*hints.frame_lines, *hints.message_lines, *hints.option_lines, *hints.use_lines)
-    lines = [n for n in named if d.start <= n <= d.end]
-    return sorted(set(lines))[:6]
+def _evidence_lines(hints: Hints, d: Definition, idf: Mapping[str, float]) -> list[int]:
+    """The strongest evidence inside a long definition (at most MAX_EVIDENCE windows, one per
+    stretch of EVIDENCE_GAP lines): named lines first, then uses by the name's strength, then the
+    lines holding the rarest keywords; a long body's fix sits near what the issue names."""
+    points: dict[int, float] = {}
+
+    def note(line: int, value: float) -> None:
+        if d.start <= line <= d.end:
+            points[line] = max(points.get(line, 0.0), value)
+
+    for line in hints.frame_lines:
+        note(line, FRAME_POINTS)
+    for line in hints.message_lines:
+        note(line, MESSAGE_POINTS)
+    for line in hints.option_lines:
+        note(line, OPTION_POINTS)
+    for line, (strength, _) in hints.use_lines.items():
+        note(line, USE_POINTS * strength)
+    kw_norm = sum(sorted(idf.values(), reverse=True)[:4]) or 1.0
+    for line, words in hints.keyword_lines.items():
+        note(line, KEYWORD_POINTS * 0.5 * sum(idf.get(w, 0.0) for w in words) / kw_norm)
+    chosen: list[int] = []
+    for line in sorted(points, key=lambda n: (-points[n], n)):
+        if all(abs(line - c) > EVIDENCE_GAP for c in chosen):
+            chosen.append(line)
+        if len(chosen) == MAX_EVIDENCE:
+            break
+    return sorted(chosen)
 
 
 def _score_definitions(

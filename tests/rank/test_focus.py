@@ -1,0 +1,25 @@
+"""Focus spans on plain values: which lines of a file the excerpter is pointed at."""
+
+from __future__ import annotations
+
+from ctxaction.rank.board import Hints
+from ctxaction.rank.focus import build_focus
+
+
+def long_function(lines: int) -> str:
+    body = [f"    step_{i} = prepare({i})" for i in range(lines)]
+    return "def parse_args(argv):\n" + "\n".join(body) + "\n    return argv\n\n\ndef other():\n    return 1\n"
+
+
+def test_long_definition_is_focused_where_the_strongest_evidence_is() -> None:
+    # A 300-line function named in the issue: weak uses of a common name early on must not crowd
+    # out the line that calls the other function the issue names, deep in the body.
+    text = long_function(300)
+    hints = Hints()
+    hints.defined["parse_args"] = 1.0
+    for line in range(10, 120, 12):
+        hints.use_lines[line] = (0.2, "prepare")
+    hints.use_lines[251] = (0.9, "find_subcommand")
+    spans = build_focus("cli.py", text, hints, {}, {})
+    assert any(f.start <= 245 and f.end >= 257 and "around line 251" in f.why for f in spans)
+    assert any(f.start == 1 and "head" in f.why for f in spans)
