@@ -79,6 +79,9 @@ AGENT_HANDLES = (
 _MENTION = re.compile(r"(?<![A-Za-z0-9_])@(?=[A-Za-z0-9])|@(?=(?i:" + "|".join(AGENT_HANDLES) + "))")
 _AGENT_HANDLE = re.compile("@(?=(?i:" + "|".join(AGENT_HANDLES) + "))")
 _REFERENCE = re.compile(r"(?:(?<=[\w.-]/)[\w.-]+|(?<![\w&#]))#(?=\d)|\b(?P<gh>(?i:GH))-(?=\d)")
+_REFERENCE_URL = re.compile(
+    r"(?i:https?://(?:www\.)?github\.com/[\w.-]+/[\w.-]+/(?:issues|pull|discussions)/)(?=\d)"
+)
 _INJECTION = re.compile(
     r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+)?(?:previous|prior|above|earlier"
     r"|preceding|your|system)\s+(?:instructions?|prompts?|rules|directions)\b"
@@ -291,12 +294,16 @@ def neutralize_agent_handles(text: str) -> tuple[str, int]:
 
 
 def neutralize_references(text: str) -> tuple[str, int]:
-    """Break ``#123``, ``owner/repo#123`` and ``GH-123`` autolinks so no backlink is created."""
+    """Break ``#123``, ``owner/repo#123``, ``GH-123`` and full issue / pull request / discussion
+    URLs (``https://github.com/o/r/issues/123``) so no backlink is created; the URL keeps its
+    text but no longer resolves."""
 
     def repl(m: re.Match[str]) -> str:
         return f"{m.group('gh')}-{ZWJ}" if m.group("gh") else f"{m.group(0)}{ZWJ}"
 
-    return _REFERENCE.subn(repl, text)
+    text, refs = _REFERENCE.subn(repl, text)
+    text, urls = _REFERENCE_URL.subn(lambda m: m.group(0) + ZWJ, text)
+    return text, refs + urls
 
 
 def count_injection_phrases(text: str) -> int:

@@ -123,6 +123,12 @@ def test_references_neutralized_only_when_asked() -> None:
     text, n = neutralize_references(raw)
     assert text == f"Fixes #{ZWJ}12, see octo/repo#{ZWJ}34 and GH-{ZWJ}5; C#7, &#35;, ## heading, color #fff"
     assert n == 3
+    url = "see https://github.com/octo/repo/issues/34#issuecomment-1 and https://github.com/octo/repo/pull/9"
+    text, n = neutralize_references(url)
+    assert text == url.replace("issues/34", f"issues/{ZWJ}34").replace("pull/9", f"pull/{ZWJ}9")
+    assert n == 2
+    same, _ = neutralize_references(text)
+    assert same == text
 
 
 def test_invisible_characters_are_counted() -> None:
