@@ -112,7 +112,10 @@ def _build(opts: BuildOptions, repo: RepoView, config: Config) -> BuildResult:
     task = dataclasses.replace(
         task, title=redactor(task.title, TASK_LABEL), body=redactor(task.body, TASK_LABEL)
     )
-    # Loading the tokenizer's ranks takes a second of CPU; ranking mostly waits on git.
+    # Loading the tokenizer's ranks takes half a second of CPU; ranking mostly waits on git. The
+    # inventory goes first: its thousands of short system calls would each wait for the GIL
+    # behind the loading thread.
+    repo.tracked()
     with ThreadPoolExecutor(max_workers=1) as pool:
         loading = pool.submit(get_counter, opts.encoding or config.token_model, opts.allow_estimate)
         candidates = _candidates(repo, task, profile, opts.include, warnings)

@@ -161,7 +161,7 @@ def spread(rel: Sequence[float]) -> float:
     """How thinly a file's chance of holding the fix is spread over its lines: the damped sum of
     its relevance. A file with many strong spans is not many times likelier to hold the fix than a
     file with one, so each of its lines is worth less; the damping keeps big files in the race."""
-    return max(1.0, sum(rel)) ** SPREAD_EXPONENT
+    return float(max(1.0, sum(rel)) ** SPREAD_EXPONENT)
 
 
 def _anchors(plan: _Plan) -> list[int]:

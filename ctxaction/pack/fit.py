@@ -23,7 +23,10 @@ from ctxaction.render import FormatMeasure, render
 from ctxaction.tokens import Counter, count_by_parts
 
 MAX_ROUNDS = 8
-CLOSE_ENOUGH = 2  # tokens under the budget at which adjusting stops
+# Adjusting stops this close under the budget: a share of it, since each round repacks and
+# recounts, and the last few tokens buy less than a line.
+CLOSE_SHARE = 0.005
+CLOSE_ENOUGH = 2
 LISTED_OMITTED = 6
 TASK_LABEL = "the task text"
 
@@ -93,6 +96,7 @@ class Fitter:
             raise BudgetError(too_small(self.package, total, fixed, self.counter))
         best: tuple[Packing, int] | None = None
         tried: set[int] = set()
+        close = max(CLOSE_ENOUGH, int(total * CLOSE_SHARE))
         for _ in range(MAX_ROUNDS):
             tried.add(allowance)
             packing = self.packer.pack(allowance)
@@ -101,7 +105,7 @@ class Fitter:
                 best = (packing, size)
             gap = total - size
             nxt = allowance + gap if gap >= 0 else allowance + gap - 1
-            if 0 <= gap <= CLOSE_ENOUGH or nxt in tried or nxt < 0:
+            if 0 <= gap <= close or nxt in tried or nxt < 0:
                 break
             allowance = nxt
         packing = best[0] if best else self.packer.pack(0)
