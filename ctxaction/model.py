@@ -152,3 +152,5 @@ class Package:
     shallow: bool = False
     warnings: list[str] = field(default_factory=list)
     total_tokens: int = 0
+    # The format the files were fitted for ("" before fitting): another format is refitted.
+    fitted_for: str = ""

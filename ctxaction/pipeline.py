@@ -20,7 +20,7 @@ from ctxaction.config import Config, Profile, load_config
 from ctxaction.filter import PathFilter, Readable, Redactor, configured_detector, filter_candidates
 from ctxaction.model import Candidate, Excluded, OmittedFile, Package, Task
 from ctxaction.pack.budget import BudgetError, FileSource
-from ctxaction.pack.fit import TASK_LABEL, Fitter
+from ctxaction.pack.fit import TASK_LABEL, Fitter, render_fitted
 from ctxaction.pack.history import fit_text, pack_history
 from ctxaction.pack.rules import pack_rules, skills_index
 from ctxaction.render import render as render_text
@@ -76,8 +76,13 @@ class BuildResult:
 
 
 def render(package: Package, fmt: str) -> str:
-    """The package as text (markdown, xml or json)."""
-    return render_text(package, fmt)
+    """The package as text (markdown, xml or json), within its budget in that format too: a
+    package fitted for another format is recounted and, if it would run over, trimmed of its
+    weakest files (``total_tokens`` always states the returned text's count)."""
+    if package.fitted_for in ("", fmt):
+        return render_text(package, fmt)
+    counter = get_counter(package.encoding, allow_estimate=not package.tokenizer_exact)
+    return render_fitted(package, fmt, counter)
 
 
 def build_package(opts: BuildOptions) -> Package:

@@ -101,6 +101,23 @@ def test_every_format_counts_itself(app_repo: GitRepo, fmt: str) -> None:
     assert "app/auth.py" in text
 
 
+@pytest.mark.parametrize(("fitted", "other"), [("json", "markdown"), ("markdown", "json"), ("json", "xml")])
+def test_another_format_of_a_fitted_package_stays_within_budget(
+    app_repo: GitRepo, fitted: str, other: str
+) -> None:
+    # The JSON package leaves the task body out and Markdown carries it: rendering a package in a
+    # format it was not fitted for recounts it, and trims its weakest files when it would run over.
+    task = Task(ISSUE.title, ISSUE.body + "\n\n" + "A long account of what happened. " * 60, number=7)
+    package = build_package(BuildOptions(repo=app_repo.root, task=task, budget=1200, fmt=fitted))
+    text = render(package, other)
+    stated = json.loads(text)["total_tokens"] if other == "json" else None
+    count = get_counter().count(text)
+    assert count <= 1200
+    assert stated in (None, count)
+    assert str(count) in text
+    assert render(package, fitted).count("app/auth.py") >= 1
+
+
 def test_secret_in_packed_file_is_redacted(make_repo: Callable[..., GitRepo]) -> None:
     repo = make_repo()
     key = "AKIA" + "QWERTYUIOPASDFGH"

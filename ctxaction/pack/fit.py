@@ -110,18 +110,41 @@ class Fitter:
             allowance = nxt
         packing = best[0] if best else self.packer.pack(0)
         self.assemble(packing, into=True)
-        rendered = finalize(self.package, self.fmt, self.counter, whole=True)
-        while self.package.total_tokens > total and self.package.files:
-            # Estimates and the real count disagreed: give up the weakest file, never the ceiling.
-            dropped = self.package.files.pop()
-            self.package.omitted.insert(
-                0,
-                OmittedFile(dropped.path, dropped.score, self._size(dropped.path), OVER_BUDGET),
-            )
-            rendered = finalize(self.package, self.fmt, self.counter, whole=True)
-        if self.package.total_tokens > total:
-            raise BudgetError(too_small(self.package, total, self.package.total_tokens, self.counter))
+        self.package.fitted_for = self.fmt
+        # Estimates and the real count may disagree: give up the weakest file, never the ceiling.
+        rendered = trim_to_budget(self.package, self.fmt, self.counter, self._size)
         return packing, rendered
+
+
+def trim_to_budget(
+    package: Package, fmt: str, counter: Counter, size: Callable[[str], int] | None = None
+) -> str:
+    """Render ``package`` in ``fmt``, dropping its weakest files (listed as omitted, with their size
+    when ``size`` can tell it) until the exact count is within the budget; raises BudgetError when
+    even no file is too much."""
+    rendered = finalize(package, fmt, counter, whole=True)
+    while package.total_tokens > package.budget_total and package.files:
+        dropped = package.files.pop()
+        tokens = size(dropped.path) if size else dropped.tokens
+        package.omitted.insert(0, OmittedFile(dropped.path, dropped.score, tokens, OVER_BUDGET))
+        rendered = finalize(package, fmt, counter, whole=True)
+    if package.total_tokens > package.budget_total:
+        raise BudgetError(too_small(package, package.budget_total, package.total_tokens, counter))
+    return rendered
+
+
+def render_fitted(package: Package, fmt: str, counter: Counter) -> str:
+    """``package`` in ``fmt`` within its budget, with ``total_tokens`` stating that text's count.
+
+    The files were fitted for ``package.fitted_for``; another format costs differently (JSON
+    escapes code and leaves out the task body, Markdown adds fences and headings), so it is
+    rendered from a copy, recounted, and trimmed of its weakest files when it would run over.
+    """
+    if package.fitted_for in ("", fmt):
+        return render(package, fmt)
+    copy = dataclasses.replace(package, files=list(package.files), omitted=list(package.omitted))
+    copy.fitted_for = fmt
+    return trim_to_budget(copy, fmt, counter)
 
 
 def finalize(package: Package, fmt: str, counter: Counter, *, whole: bool = False) -> str:
