@@ -308,3 +308,10 @@ def test_kebab_options_also_name_their_camel_case_property() -> None:
     ids = extract("--dry-run is ignored", "Passing `--strip-dashed` and -v does nothing.").identifiers
     assert ids["dry_run"] > ids["dryRun"] > 0
     assert "stripDashed" in ids and "strip_dashed" in ids
+
+
+def test_builtin_calls_name_the_protocol_methods_they_reach() -> None:
+    m = extract("str() on the raises context variable differs", "print(str(e)) and the repr of a Node; x.len(3)")
+    assert m.identifiers["__str__"] > 0 and m.identifiers["__repr__"] > 0
+    assert "__len__" not in m.identifiers  # a method called len is not the builtin
+    assert "__str__" not in extract("String(value) in JavaScript", "").identifiers

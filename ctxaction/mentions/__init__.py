@@ -6,6 +6,7 @@ happens in :mod:`ctxaction.rank`.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from ctxaction.mentions import words
@@ -72,9 +73,28 @@ def extract(title: str, body: str = "", extra: str = "") -> Mentions:
         first, *rest = name.split("_")
         if rest and all(rest):  # option parsers (yargs, commander, clap) also name --dry-run dryRun
             mentions.identifiers.setdefault(first + "".join(r.capitalize() for r in rest), 0.6)
+    for name in protocol_methods(raw):
+        mentions.identifiers.setdefault(name, PROTOCOL_WEIGHT)
     if extra.strip():
         _merge_weaker(mentions, extract("", extra))
     return mentions
+
+
+# Python builtins that call a class's own method: an issue about `str(exc)` or "the repr of a
+# Foo" is about `Foo.__str__` / `__repr__`.
+_PROTOCOL = {
+    "str": "__str__", "repr": "__repr__", "len": "__len__", "hash": "__hash__", "bool": "__bool__",
+    "iter": "__iter__", "next": "__next__", "format": "__format__", "reversed": "__reversed__",
+    "abs": "__abs__", "round": "__round__", "dir": "__dir__", "deepcopy": "__deepcopy__",
+}
+_PROTOCOL_CALL = re.compile(r"(?<![\w.])(" + "|".join(_PROTOCOL) + r")\(|\b(repr|str)\s+of\b")
+PROTOCOL_WEIGHT = 0.6
+
+
+def protocol_methods(text: str) -> list[str]:
+    """Dunder methods that builtin calls in ``text`` reach (``str(x)`` → ``__str__``)."""
+    found = {_PROTOCOL[m.group(1) or m.group(2)] for m in _PROTOCOL_CALL.finditer(text)}
+    return sorted(found)
 
 
 def _merge_weaker(into: Mentions, other: Mentions, factor: float = 0.5) -> None:
