@@ -311,7 +311,7 @@ def test_kebab_options_also_name_their_camel_case_property() -> None:
 
 
 def test_builtin_calls_name_the_protocol_methods_they_reach() -> None:
-    m = extract("str() on the raises context variable differs", "print(str(e)) and the repr of a Node; x.len(3)")
+    m = extract("str() on the raises context differs", "print(str(e)) and the repr of a Node; x.len(3)")
     assert m.identifiers["__str__"] > 0 and m.identifiers["__repr__"] > 0
     assert "__len__" not in m.identifiers  # a method called len is not the builtin
     assert "__str__" not in extract("String(value) in JavaScript", "").identifiers

@@ -82,18 +82,28 @@ def extract(title: str, body: str = "", extra: str = "") -> Mentions:
 
 # Python builtins that call a class's own method: an issue about `str(exc)` or "the repr of a
 # Foo" is about `Foo.__str__` / `__repr__`.
-_PROTOCOL = {
-    "str": "__str__", "repr": "__repr__", "len": "__len__", "hash": "__hash__", "bool": "__bool__",
-    "iter": "__iter__", "next": "__next__", "format": "__format__", "reversed": "__reversed__",
-    "abs": "__abs__", "round": "__round__", "dir": "__dir__", "deepcopy": "__deepcopy__",
-}
+_PROTOCOL = (
+    "str",
+    "repr",
+    "len",
+    "hash",
+    "bool",
+    "iter",
+    "next",
+    "format",
+    "reversed",
+    "abs",
+    "round",
+    "dir",
+    "deepcopy",
+)
 _PROTOCOL_CALL = re.compile(r"(?<![\w.])(" + "|".join(_PROTOCOL) + r")\(|\b(repr|str)\s+of\b")
 PROTOCOL_WEIGHT = 0.6
 
 
 def protocol_methods(text: str) -> list[str]:
     """Dunder methods that builtin calls in ``text`` reach (``str(x)`` → ``__str__``)."""
-    found = {_PROTOCOL[m.group(1) or m.group(2)] for m in _PROTOCOL_CALL.finditer(text)}
+    found = {f"__{m.group(1) or m.group(2)}__" for m in _PROTOCOL_CALL.finditer(text)}
     return sorted(found)
 
 
