@@ -10,6 +10,7 @@ the excerpter fills by weight, so a clear winner gets its whole body first.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 
 from ctxaction.mentions.words import is_code_like
@@ -26,6 +27,10 @@ MAX_EVIDENCE = 6
 EVIDENCE_GAP = 8
 # Fixes often add an import: the header is worth a little room in the files that matter.
 HEADER_WEIGHT = 0.35
+# Top-level constants read by the best definitions: below their readers, above plain context.
+CONSTANT_WEIGHT = 0.4
+REFERENCING_DEFS = 3
+MAX_READS = 6
 SMALL_FILE_LINES = 150  # a file this short is offered whole, below its best spans
 
 # Evidence points per kind of hint inside a definition.
@@ -80,12 +85,37 @@ def build_focus(
                 spans.add(d.start, d.start + HEAD_LINES, weight, f"{why} (head)")
                 for line in _evidence_lines(hints, d, idf):
                     spans.add(line - 8, line + 8, weight * 0.9, f"{why} (around line {line})")
+        _referenced_constants(spans, text, defs, [d for _, d, _ in scored[:REFERENCING_DEFS]])
     header_end = _import_header_end(text)
     if header_end:
         spans.add(1, header_end + 1, HEADER_WEIGHT, "imports")
     if n_lines <= SMALL_FILE_LINES:
         spans.add(1, n_lines, 0.45, "whole file (short)")
     return sorted(spans.items, key=lambda f: (-f.weight, f.start))
+
+
+def _referenced_constants(
+    spans: _Spans, text: str, defs: list[Definition], focused: list[Definition]
+) -> None:
+    """The file's top-level constants (a pattern, a table, a default) that the best-focused
+    definitions read: a fix to what a function matches or looks up is often made there."""
+    top = {d.name: d for d in defs if d.kind == "variable" and not d.parent and d.end - d.start < 20}
+    if not top or not focused:
+        return
+    lines = text.split("\n")
+    names = re.compile(r"\b(" + "|".join(re.escape(n) for n in sorted(top, key=len, reverse=True)) + r")\b")
+    counts: dict[str, list[int]] = {}
+    for m in names.finditer(text):
+        counts.setdefault(m.group(1), []).append(m.start())
+    seen: set[str] = set()
+    for d in focused:
+        body = "\n".join(lines[d.start - 1 : min(d.end, d.start + MAX_BODY_LINES)])
+        for name in dict.fromkeys(names.findall(body)):
+            c = top[name]
+            # A name read all over the file (a logger, a module alias) points nowhere in particular.
+            if name not in seen and not (d.start <= c.start <= d.end) and len(counts[name]) <= MAX_READS:
+                seen.add(name)
+                spans.add(c.start, c.end, CONSTANT_WEIGHT, f"{name}, read by {d.qualname}")
 
 
 def _line_windows(spans: _Spans, hints: Hints) -> None:

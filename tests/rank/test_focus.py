@@ -23,3 +23,26 @@ def test_long_definition_is_focused_where_the_strongest_evidence_is() -> None:
     spans = build_focus("cli.py", text, hints, {}, {})
     assert any(f.start <= 245 and f.end >= 257 and "around line 251" in f.why for f in spans)
     assert any(f.start == 1 and "head" in f.why for f in spans)
+
+
+def test_top_level_constant_read_by_the_focused_function_is_focused() -> None:
+    # The fix to what a function matches is often in the pattern it reads, defined at the top.
+    text = (
+        "import logging\n"
+        "import re\n\n"
+        "logger = logging.getLogger(__name__)\n"
+        "option_re = re.compile(r'((?:/|--|-|\\+)?[^\\s=]+)(=?\\s*.*)')\n"
+        "UNUSED = 3\n\n\n"
+        "def handle_signature(sig):\n"
+        "    logger.debug(sig)\n"
+        "    m = option_re.match(sig)\n"
+        "    if not m:\n"
+        "        logger.warning('bad option %s', sig)\n"
+        "    return m\n"
+    ) + "".join(f"\n\ndef other_{i}():\n    logger.info({i})\n" for i in range(8))
+    hints = Hints()
+    hints.defined["handle_signature"] = 1.0
+    spans = build_focus("std.py", text, hints, {}, {})
+    why = {f.why: (f.start, f.end) for f in spans}
+    assert why["option_re, read by handle_signature"] == (5, 5)
+    assert not any(w.startswith(("logger,", "UNUSED,")) for w in why)
