@@ -139,6 +139,8 @@ def _header(codes: list[str], i: int, lang: str) -> tuple[str, int, int | None]:
     for j in range(i, min(len(codes), i + MAX_HEADER_LINES)):
         code = codes[j]
         if j > i and not code.strip():
+            if depth > 0:  # a comment (blanked) or empty line inside a parameter list
+                continue
             break
         for m in _TOKENS.finditer(code):
             ch = m.group(0)

@@ -426,3 +426,25 @@ def test_rust_strings_spanning_lines() -> None:
     assert _span(defs["tests"]) == ("module", 1, 14)
     assert _span(defs["tests.kts"]) == ("function", 3, 10)
     assert defs["tests.later"].in_test
+
+
+def test_comment_lines_inside_a_wrapped_parameter_list_do_not_end_the_signature() -> None:
+    text = (
+        "export function extractDefs<T extends schemas.$ZodType>(\n"
+        "  ctx: Context,\n"
+        "  schema: T\n"
+        "  // params: EmitParams\n"
+        "\n"
+        "): void {\n"
+        "  const root = ctx.seen.get(schema);\n"
+        "}\n"
+        "int sum(int a, /* first */\n"
+        "        // second, on its own line\n"
+        "        int b)\n"
+        "{\n"
+        "    return a + b;\n"
+        "}\n"
+    )
+    assert _span(_by_qualname(text, "to-json-schema.ts")["extractDefs"]) == ("function", 1, 8)
+    c_text = text.split("}\n", 1)[1]
+    assert _span(_by_qualname(c_text, "sum.c")["sum"]) == ("function", 1, 6)
