@@ -134,14 +134,13 @@ def trim_to_budget(
 
 
 def render_fitted(package: Package, fmt: str, counter: Counter) -> str:
-    """``package`` in ``fmt`` within its budget, with ``total_tokens`` stating that text's count.
+    """``package`` in ``fmt`` (not the format it was fitted for) within its budget, with
+    ``total_tokens`` stating that text's count.
 
     The files were fitted for ``package.fitted_for``; another format costs differently (JSON
     escapes code and leaves out the task body, Markdown adds fences and headings), so it is
     rendered from a copy, recounted, and trimmed of its weakest files when it would run over.
     """
-    if package.fitted_for in ("", fmt):
-        return render(package, fmt)
     copy = dataclasses.replace(package, files=list(package.files), omitted=list(package.omitted))
     copy.fitted_for = fmt
     return trim_to_budget(copy, fmt, counter)

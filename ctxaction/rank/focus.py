@@ -67,7 +67,8 @@ def build_focus(
     defs = definitions(text, path)
     spans = _Spans(n_lines)
     _line_windows(spans, hints)
-    scored = _score_definitions(defs, hints, idf, owners)
+    kw_norm = sum(sorted(idf.values(), reverse=True)[:4]) or 1.0  # the four rarest keywords together
+    scored = _score_definitions(defs, hints, idf, kw_norm, owners)
     if scored:
         best = scored[0][0]
         for points, d, why in scored[:MAX_DEFS]:
@@ -83,7 +84,7 @@ def build_focus(
                 spans.add(d.start, d.end, weight, why)
             else:
                 spans.add(d.start, d.start + HEAD_LINES, weight, f"{why} (head)")
-                for line in _evidence_lines(hints, d, idf):
+                for line in _evidence_lines(hints, d, idf, kw_norm):
                     spans.add(line - 8, line + 8, weight * 0.9, f"{why} (around line {line})")
         _referenced_constants(spans, text, defs, [d for _, d, _ in scored[:REFERENCING_DEFS]])
     header_end = _import_header_end(text)
@@ -131,7 +132,7 @@ def _line_windows(spans: _Spans, hints: Hints) -> None:
         spans.add(line - 2, line + 2, 0.5 * strength, f"uses {name}")
 
 
-def _evidence_lines(hints: Hints, d: Definition, idf: Mapping[str, float]) -> list[int]:
+def _evidence_lines(hints: Hints, d: Definition, idf: Mapping[str, float], kw_norm: float) -> list[int]:
     """The strongest evidence inside a long definition (at most MAX_EVIDENCE windows, one per
     stretch of EVIDENCE_GAP lines): named lines first, then uses by the name's strength, then the
     lines holding the rarest keywords; a long body's fix sits near what the issue names."""
@@ -149,7 +150,6 @@ def _evidence_lines(hints: Hints, d: Definition, idf: Mapping[str, float]) -> li
         note(line, OPTION_POINTS)
     for line, (strength, _) in hints.use_lines.items():
         note(line, USE_POINTS * strength)
-    kw_norm = sum(sorted(idf.values(), reverse=True)[:4]) or 1.0
     for line, words in hints.keyword_lines.items():
         note(line, KEYWORD_POINTS * 0.5 * sum(idf.get(w, 0.0) for w in words) / kw_norm)
     chosen: list[int] = []
@@ -162,10 +162,13 @@ def _evidence_lines(hints: Hints, d: Definition, idf: Mapping[str, float]) -> li
 
 
 def _score_definitions(
-    defs: list[Definition], hints: Hints, idf: Mapping[str, float], owners: Mapping[str, set[str]]
+    defs: list[Definition],
+    hints: Hints,
+    idf: Mapping[str, float],
+    kw_norm: float,
+    owners: Mapping[str, set[str]],
 ) -> list[tuple[float, Definition, str]]:
     """(evidence points, definition, why) for definitions with any evidence, best first."""
-    kw_norm = sum(sorted(idf.values(), reverse=True)[:4]) or 1.0
     out: list[tuple[float, Definition, str]] = []
     for d in defs:
         if d.kind == "variable":
