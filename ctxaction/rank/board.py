@@ -74,6 +74,7 @@ class Board:
         """Entries as candidates, each with its strongest reasons first (``limit`` reasons at most)."""
         out = []
         for path, e in list(self.entries.items()):
-            reasons = [r for r, _ in sorted(e.reasons.items(), key=lambda kv: -kv[1])][:limit]
+            # Ties by text: finders run in threads, so insertion order varies from run to run.
+            reasons = [r for r, _ in sorted(e.reasons.items(), key=lambda kv: (-kv[1], kv[0]))][:limit]
             out.append(Candidate(path=path, signals=dict(e.signals), reasons=reasons))
         return out

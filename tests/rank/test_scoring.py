@@ -39,3 +39,21 @@ def test_named_signals_outweigh_keywords_by_default() -> None:
     assert [c.path for c in score([wordy, framed], DEFAULT_WEIGHTS)] == ["framed.py", "wordy.py"]
     pr = Candidate("pr.py", signals={"pr_changed": 1.0})
     assert score([framed, pr], DEFAULT_WEIGHTS)[0].path == "pr.py"
+
+
+def test_board_reasons_do_not_depend_on_the_order_finders_report_them() -> None:
+    from ctxaction.rank.board import Board
+
+    def reasons(order: list[tuple[str, str, float]]) -> list[str]:
+        board = Board({"a.py"})
+        for signal, reason, value in order:
+            board.add("a.py", signal, value, reason)
+        (cand,) = board.candidates()
+        return cand.reasons
+
+    found = [
+        ("keyword_match", "keywords: x", 0.5),
+        ("symbol_use", "uses Y", 0.5),
+        ("path_mention", "named", 0.9),
+    ]
+    assert reasons(found) == reasons(found[::-1]) == ["named", "keywords: x", "uses Y"]
