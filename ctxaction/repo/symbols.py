@@ -14,7 +14,9 @@ import re
 from ctxaction.repo.files import split_lines
 from ctxaction.repo.kinds import language_of
 from ctxaction.repo.symbols_brace import brace_definitions
+from ctxaction.repo.symbols_lex import C_FAMILY
 from ctxaction.repo.symbols_model import Definition
+from ctxaction.repo.symbols_ts import ts_definitions
 
 __all__ = ["MAX_CHARS", "Definition", "definitions", "innermost", "python_ast"]
 
@@ -31,7 +33,27 @@ def definitions(text: str, path: str) -> list[Definition]:
     lang = language_of(path)
     if lang == "python":
         return _python(text)
-    return brace_definitions(split_lines(text), lang)
+    parsed = ts_definitions(text, path, lang)
+    if parsed is None:
+        return brace_definitions(split_lines(text), lang)
+    if lang in C_FAMILY:
+        # Export and attribute macros the grammar cannot expand hide definitions from it
+        # (``class API Name : Base { … }`` loses its inline methods): the scanner fills in.
+        return _union(parsed, brace_definitions(split_lines(text), lang))
+    return parsed
+
+
+def _union(parsed: list[Definition], scanned: list[Definition]) -> list[Definition]:
+    """``parsed`` plus the scanned definitions of names it does not hold over the same lines."""
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for d in parsed:
+        spans.setdefault(d.name, []).append((d.start, d.end))
+    extra = [
+        d for d in scanned if not any(s <= d.end and d.start <= e for s, e in spans.get(d.name, ()))
+    ]
+    if not extra:
+        return parsed
+    return sorted([*parsed, *extra], key=lambda d: (d.start, -d.end))
 
 
 def innermost(defs: list[Definition], line: int) -> Definition | None:

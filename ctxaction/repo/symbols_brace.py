@@ -65,10 +65,10 @@ def brace_definitions(lines: list[str], lang: str) -> list[Definition]:
             f, start, parent = opened.definition
             out.append(Definition(f.name, f.kind, start, len(lines), parent, opened.in_test))
     out.sort(key=lambda d: (d.start, -d.end))
-    return _factories_as_classes(out) if lang in JS_FAMILY else out
+    return factories_as_classes(out) if lang in JS_FAMILY else out
 
 
-def _factories_as_classes(defs: list[Definition]) -> list[Definition]:
+def factories_as_classes(defs: list[Definition]) -> list[Definition]:
     """A JS function holding several function definitions is a module/factory (``module.exports =
     function command (yargs) { self.run = function … }``): a container, like a class, so its own
     lines are its head and its keywords are its members'."""

@@ -1,0 +1,121 @@
+"""Definitions read from tree-sitter parse trees (JS/TS, Go, Rust, Java, C/C++).
+
+The grammars are the per-language wheels from PyPI (``tree-sitter-javascript`` …), compiled in:
+nothing is downloaded at run time. A missing or incompatible grammar makes :func:`ts_definitions`
+return None and the caller falls back to the line scanner of :mod:`symbols_brace`.
+
+One query per language captures every node that may define something; the language's reader
+(:mod:`symbols_ts_langs`) turns a node into an :class:`Item` or drops it, and the engine here
+gives each definition its parent (the nearest enclosing container: class, interface, impl,
+trait, module, enum constant, object literal bound to a name) and its test marking, the same
+shape the scanner produces.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import re
+
+from ctxaction.repo.symbols_model import Definition
+from ctxaction.repo.symbols_ts_langs import SPECS, Item, Spec
+
+try:
+    import tree_sitter
+except ImportError:  # pragma: no cover - exercised by environments without the wheels
+    tree_sitter = None  # type: ignore[assignment]
+
+# Grammar key -> (module, function returning the language pointer).
+_GRAMMARS: dict[str, tuple[str, str]] = {
+    "javascript": ("tree_sitter_javascript", "language"),
+    "typescript": ("tree_sitter_typescript", "language_typescript"),
+    "tsx": ("tree_sitter_typescript", "language_tsx"),
+    "go": ("tree_sitter_go", "language"),
+    "rust": ("tree_sitter_rust", "language"),
+    "java": ("tree_sitter_java", "language"),
+    "c": ("tree_sitter_c", "language"),
+    "cpp": ("tree_sitter_cpp", "language"),
+}
+# A ``.h`` file is parsed as C++ when it uses C++-only syntax (C++ projects put classes in ``.h``).
+_CPP_MARKERS = re.compile(r"^\s*(?:class|namespace|template\s*<|public:|private:)|::\w", re.M)
+
+
+def grammar_of(path: str, lang: str, text: str) -> str | None:
+    """The grammar key for a file of language ``lang`` (from :func:`language_of`), or None."""
+    if lang == "typescript":
+        return "tsx" if path.lower().endswith(".tsx") else "typescript"
+    if lang == "c" and path.lower().endswith(".h") and _CPP_MARKERS.search(text):
+        return "cpp"
+    return lang if lang in _GRAMMARS else None
+
+
+@functools.lru_cache(maxsize=None)
+def _compiled(key: str) -> tuple[object, object] | None:
+    """(Language, Query) of a grammar, or None when its wheel is missing or does not load."""
+    if tree_sitter is None:
+        return None
+    module_name, func = _GRAMMARS[key]
+    try:
+        module = importlib.import_module(module_name)
+        language = tree_sitter.Language(getattr(module, func)())
+        query = tree_sitter.Query(language, SPECS[key].query)
+    except (ImportError, AttributeError, ValueError, TypeError, tree_sitter.QueryError):
+        return None
+    return language, query
+
+
+def available(key: str) -> bool:
+    """Whether the grammar ``key`` loads on this machine."""
+    return key in _GRAMMARS and _compiled(key) is not None
+
+
+def ts_definitions(text: str, path: str, lang: str) -> list[Definition] | None:
+    """Definitions of one file in source order, or None when no grammar serves it here."""
+    key = grammar_of(path, lang, text)
+    compiled = _compiled(key) if key else None
+    if key is None or compiled is None or tree_sitter is None:
+        return None
+    language, query = compiled
+    tree = tree_sitter.Parser(language).parse(text.encode("utf-8", "replace"))  # type: ignore[arg-type]
+    found = tree_sitter.QueryCursor(query).captures(tree.root_node).get("def", [])  # type: ignore[arg-type]
+    nodes = sorted(found, key=lambda n: (n.start_byte, -n.end_byte))
+    return _collect(nodes, SPECS[key])
+
+
+def _collect(nodes: list[tree_sitter.Node], spec: Spec) -> list[Definition]:
+    """Items of the captured nodes (outer ones first), each with its parent and test marking."""
+    seen: dict[int, Item] = {}
+    tests: set[int] = set()
+    out: list[Definition] = []
+    for node in nodes:
+        if node.id in seen:
+            continue
+        item = spec.read(node)
+        if item is None:
+            continue
+        seen[node.id] = item
+        parent, in_test = _context(node, seen, tests)
+        in_test = in_test or item.test_mark
+        if in_test:
+            tests.add(node.id)
+        out.append(Definition(item.name, item.kind, item.start, item.end, item.owner or parent, in_test))
+    out.sort(key=lambda d: (d.start, -d.end))
+    return spec.finish(out) if spec.finish else out
+
+
+def _context(node: tree_sitter.Node, seen: dict[int, Item], tests: set[int]) -> tuple[str, bool]:
+    """The name of the nearest enclosing container and whether an enclosing definition is test code."""
+    parent = ""
+    in_test = False
+    up = node.parent
+    while up is not None:
+        held = seen.get(up.id)
+        if held is not None:
+            # Inside a method defined outside its class (``X.prototype.m = …``, ``func (x *X) m``)
+            # the owner is the parent, as inside a class.
+            if not parent and (held.container or held.owner):
+                parent = held.name if held.container else held.owner
+            in_test = in_test or up.id in tests
+        up = up.parent
+    return parent, in_test
+
