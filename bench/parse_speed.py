@@ -105,8 +105,8 @@ def main(argv: list[str] | None = None) -> int:
         shown_ts: list[str] = []
         for repo, path, text in files:
             text = text[: text.rfind("\n", 0, MAX_CHARS)] if len(text) > MAX_CHARS else text
-            s, scan = _timed(lambda t=text: brace_definitions(split_lines(t), lang), a.repeat)
-            p, parsed = _timed(lambda t=text, p=path: ts_definitions(t, p, lang) or [], a.repeat)
+            s, scan = _timed(lambda t=text, g=lang: brace_definitions(split_lines(t), g), a.repeat)
+            p, parsed = _timed(lambda t=text, p=path, g=lang: ts_definitions(t, p, g) or [], a.repeat)
             t_scan += s
             t_ts += p
             ratios.append(s / p if p > 0 else 1.0)

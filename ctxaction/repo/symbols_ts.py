@@ -18,7 +18,8 @@ import importlib
 import re
 
 from ctxaction.repo.symbols_model import Definition
-from ctxaction.repo.symbols_ts_langs import SPECS, Item, Spec
+from ctxaction.repo.symbols_ts_base import Item, Spec
+from ctxaction.repo.symbols_ts_langs import SPECS
 
 try:
     import tree_sitter
@@ -49,7 +50,7 @@ def grammar_of(path: str, lang: str, text: str) -> str | None:
     return lang if lang in _GRAMMARS else None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _compiled(key: str) -> tuple[object, object] | None:
     """(Language, Query) of a grammar, or None when its wheel is missing or does not load."""
     if tree_sitter is None:
