@@ -37,23 +37,23 @@ def definitions(text: str, path: str) -> list[Definition]:
     if parsed is None:
         return brace_definitions(split_lines(text), lang)
     if lang in C_FAMILY:
-        # Export and attribute macros the grammar cannot expand hide definitions from it
-        # (``class API Name : Base { … }`` loses its inline methods): the scanner fills in.
-        return _union(parsed, brace_definitions(split_lines(text), lang))
+        # Macros the grammar cannot expand (``CLI11_INLINE bool App::f(``, ``CLI11_NODISCARD int
+        # count() const {`` in a class body) derail its reading of whole classes, while the scanner
+        # reads each header alone: the scanner leads, the parse adds what it misses
+        # (anonymous ``typedef struct``, headers in ``#else`` branches).
+        return _union(brace_definitions(split_lines(text), lang), parsed)
     return parsed
 
 
-def _union(parsed: list[Definition], scanned: list[Definition]) -> list[Definition]:
-    """``parsed`` plus the scanned definitions of names it does not hold over the same lines."""
+def _union(first: list[Definition], more: list[Definition]) -> list[Definition]:
+    """``first`` plus the definitions in ``more`` of names it does not hold over the same lines."""
     spans: dict[str, list[tuple[int, int]]] = {}
-    for d in parsed:
+    for d in first:
         spans.setdefault(d.name, []).append((d.start, d.end))
-    extra = [
-        d for d in scanned if not any(s <= d.end and d.start <= e for s, e in spans.get(d.name, ()))
-    ]
+    extra = [d for d in more if not any(s <= d.end and d.start <= e for s, e in spans.get(d.name, ()))]
     if not extra:
-        return parsed
-    return sorted([*parsed, *extra], key=lambda d: (d.start, -d.end))
+        return first
+    return sorted([*first, *extra], key=lambda d: (d.start, -d.end))
 
 
 def innermost(defs: list[Definition], line: int) -> Definition | None:

@@ -171,6 +171,7 @@ _C_WRAPPERS = frozenset(
 _C_TYPES = frozenset({"struct_specifier", "union_specifier", "enum_specifier", "class_specifier"})
 _ANGLES = re.compile(r"<.*>", re.S)
 _SPACES = re.compile(r"\s+")
+_WORDS = re.compile(r"\w+")
 
 
 def _c_function_name_node(node: Node | None) -> Node | None:
@@ -195,9 +196,13 @@ def _c_name(node: Node | None) -> tuple[str, str]:
     """(name, qualifying class) of a function declarator's name node."""
     owner = ""
     while node is not None and node.type == "qualified_identifier":
-        scope = node.child_by_field_name("scope")
-        owner = _ANGLES.sub("", text_of(scope)).strip()
-        node = node.child_by_field_name("name")
+        # ``MACRO bool App::f`` reads as scope ``bool`` with ``App`` in an error: the owner is
+        # the last word before the ``::``.
+        name = node.child_by_field_name("name")
+        head = text_of(node)[: name.start_byte - node.start_byte] if name is not None else ""
+        words = _WORDS.findall(_ANGLES.sub("", head))
+        owner = words[-1] if words else ""
+        node = name
     if node is None:
         return "", owner
     if node.type == "template_function":

@@ -146,3 +146,24 @@ def test_languages_without_a_grammar_use_the_scanner() -> None:
     assert grammar_of("Repo.kt", "kotlin", text) is None
     assert ts_definitions(text, "Repo.kt", "kotlin") is None
     assert _spans(definitions(text, "Repo.kt"))["Repo.load"] == ("method", 2, 4)
+
+
+def test_cpp_macro_before_a_qualified_name_keeps_the_class() -> None:
+    text = "CLI11_INLINE bool App::remove_option(Option *opt) {\n    return true;\n}\n"
+    text += "template <typename T> T Box<T>::get() const { return v; }\n"
+    parsed = {d.qualname: (d.kind, d.start, d.end) for d in ts_definitions(text, "App_inl.hpp", "cpp") or []}
+    assert parsed == {"App.remove_option": ("method", 1, 3), "Box.get": ("method", 4, 4)}
+
+
+def test_cpp_class_bodies_with_attribute_macros_keep_the_scanners_spans() -> None:
+    text = (
+        "class Option : public OptionBase<Option> {\n"
+        "    CLI11_NODISCARD std::size_t count() const { return results_.size(); }\n"
+        "    CLI11_NODISCARD bool empty() const { return results_.empty(); }\n"
+        "    Option *clear() {\n        return this;\n    }\n"
+        "};\n"
+    )
+    got = _spans(definitions(text, "include/CLI/Option.hpp"))
+    assert got["Option"] == ("type", 1, 7)
+    assert got["Option.clear"] == ("method", 4, 6)
+    assert got["Option.empty"] == ("method", 3, 3)
