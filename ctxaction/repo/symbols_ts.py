@@ -84,39 +84,31 @@ def ts_definitions(text: str, path: str, lang: str) -> list[Definition] | None:
 
 
 def _collect(nodes: list[tree_sitter.Node], spec: Spec) -> list[Definition]:
-    """Items of the captured nodes (outer ones first), each with its parent and test marking."""
-    seen: dict[int, Item] = {}
-    tests: set[int] = set()
+    """Items of the captured nodes (sorted outer first), each with its parent and test marking.
+
+    The enclosing items of a node are the read ones whose byte range holds it: a stack over the
+    sorted captures gives them without walking up the tree (a parent lookup starts at the root)."""
     out: list[Definition] = []
+    stack: list[tuple[int, Item, bool]] = []  # (end byte, item, in test code)
+    seen: set[int] = set()
     for node in nodes:
-        if node.id in seen:
+        if node.id in seen:  # captured by two patterns
             continue
+        seen.add(node.id)
         item = spec.read(node)
         if item is None:
             continue
-        seen[node.id] = item
-        parent, in_test = _context(node, seen, tests)
-        in_test = in_test or item.test_mark
-        if in_test:
-            tests.add(node.id)
+        while stack and stack[-1][0] < node.end_byte:
+            stack.pop()
+        parent = ""
+        for _, held, _ in reversed(stack):
+            # Inside a method defined outside its class (``X.prototype.m = …``, ``func (x *X) m``)
+            # the owner is the parent, as inside a class.
+            if held.container or held.owner:
+                parent = held.name if held.container else held.owner
+                break
+        in_test = item.test_mark or any(t for _, _, t in stack)
+        stack.append((node.end_byte, item, in_test))
         out.append(Definition(item.name, item.kind, item.start, item.end, item.owner or parent, in_test))
     out.sort(key=lambda d: (d.start, -d.end))
     return spec.finish(out) if spec.finish else out
-
-
-def _context(node: tree_sitter.Node, seen: dict[int, Item], tests: set[int]) -> tuple[str, bool]:
-    """The name of the nearest enclosing container and whether an enclosing definition is test code."""
-    parent = ""
-    in_test = False
-    up = node.parent
-    while up is not None:
-        held = seen.get(up.id)
-        if held is not None:
-            # Inside a method defined outside its class (``X.prototype.m = …``, ``func (x *X) m``)
-            # the owner is the parent, as inside a class.
-            if not parent and (held.container or held.owner):
-                parent = held.name if held.container else held.owner
-            in_test = in_test or up.id in tests
-        up = up.parent
-    return parent, in_test
-

@@ -67,6 +67,7 @@ def _js_member_name(node: Node | None) -> str:
 
 
 def read_js(node: Node) -> Item | None:
+    """What a captured JS/TS node defines, or None (anonymous, no body, a local value)."""
     t = node.type
     if t in ("function_declaration", "generator_function_declaration"):
         outer = _js_outer(node)
