@@ -80,6 +80,7 @@ def one(args: tuple[dict[str, object], str, str, str]) -> str:
                     c.focus = build_focus(c.path, text, hints, ranking.query)
                 item: dict[str, object] = {
                     "path": c.path, "signals": c.signals, "prior": c.prior, "score": c.score,
+                    "reasons": c.reasons[:3],
                     "bytes": sizes.get(c.path, 0),
                     "lines": text.count("\n") + 1 if text is not None else None,
                     "focus": [[f.start, f.end, f.weight] for f in c.focus],
