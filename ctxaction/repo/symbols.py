@@ -1,9 +1,12 @@
 """Definitions (functions, classes, types …) with the line spans of their bodies.
 
-Python is read by an indentation scanner (:func:`python_ast` is the exact reference); brace
-languages (JS/TS, Go, Rust, Java/Kotlin/C#, C/C++, PHP) by :mod:`symbols_brace`: signature headers
-joined across lines, per-language detectors, brace matching outside strings and comments. Only
-candidate files are ever parsed, and only their first ``MAX_CHARS`` characters.
+Python is read by an indentation scanner (:func:`python_ast` is the exact reference; the scanner
+was faster with the same names). JS/TS, Go, Rust and Java are parsed with tree-sitter
+(:mod:`symbols_ts`); C/C++ by the line scanner with the parse's extra definitions; every other
+brace language (Kotlin, C#, PHP …), and any file whose grammar does not load, by
+:mod:`symbols_brace`: signature headers joined across lines, per-language detectors, brace
+matching outside strings and comments. Only candidate files are ever parsed, and only their first
+``MAX_CHARS`` characters.
 """
 
 from __future__ import annotations
