@@ -17,6 +17,11 @@ def register(subparsers: Any) -> None:
         "changes. An existing hook is kept and chained, never overwritten.",
     )
     parser.add_argument("action", choices=("install", "uninstall"))
+    parser.add_argument(
+        "--pre-push",
+        action="store_true",
+        help="the pre-push hook instead: blocks a push whose commits add a secret (even one removed later)",
+    )
     parser.add_argument("--repo", type=Path, default=Path("."), help="repository (default: current folder)")
     parser.set_defaults(func=run)
 
@@ -26,7 +31,10 @@ def run(args: argparse.Namespace) -> int:
     from ctxaction.hook import HookError, install, uninstall
 
     try:
-        message = install(args.repo) if args.action == "install" else uninstall(args.repo)
+        if args.action == "install":
+            message = install(args.repo, pre_push=args.pre_push)
+        else:
+            message = uninstall(args.repo, pre_push=args.pre_push)
     except HookError as exc:
         print(f"ctxaction hook: {exc}", file=sys.stderr)
         return 1

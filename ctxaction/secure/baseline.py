@@ -40,20 +40,20 @@ def load(path: Path) -> frozenset[str]:
     return frozenset(prints)
 
 
-def dump(path: Path, findings: Iterable[tuple[str, int, str, str]]) -> int:
-    """Write ``(path, line, rule, fingerprint)`` entries atomically; returns how many."""
+def dump(path: Path, findings: Iterable[tuple[str, int, str, str, str]]) -> int:
+    """Write ``(path, line, rule, fingerprint, commit)`` entries atomically (``commit`` empty
+    outside history scans); returns how many."""
     import json
 
     from ctxaction.output import write_atomic
 
-    entries = sorted(
-        {(p, line, rule, fp) for p, line, rule, fp in findings}, key=lambda e: (e[0], e[1], e[2])
-    )
+    entries = sorted(set(findings), key=lambda e: (e[0], e[1], e[2], e[4]))
     doc = {
         "version": VERSION,
         "generated_by": "ctxaction scan --update-baseline",
         "findings": [
-            {"path": p, "line": line, "rule": rule, "fingerprint": fp} for p, line, rule, fp in entries
+            {"path": p, "line": line, "rule": rule, "fingerprint": fp, **({"commit": c} if c else {})}
+            for p, line, rule, fp, c in entries
         ],
     }
     write_atomic(path, json.dumps(doc, indent=2) + "\n")

@@ -22,6 +22,7 @@ def render(outcome: Outcome, fmt: str) -> str:
 def _text(outcome: Outcome) -> str:
     lines = [
         f"{item.path}:{item.finding.line}:{item.finding.column}: {item.finding.rule} {item.finding.preview}"
+        + (f" (commit {item.commit[:12]})" if item.commit else "")
         for item in outcome.findings
     ]
     return "".join(f"{line}\n" for line in lines)
@@ -58,6 +59,7 @@ def _json(outcome: Outcome) -> str:
                 "rule": item.finding.rule,
                 "preview": item.finding.preview,
                 "fingerprint": item.finding.fingerprint,
+                **({"commit": item.commit} if item.commit else {}),
             }
             for item in outcome.findings
         ],

@@ -10,13 +10,14 @@ from ctxaction.secure.sources import Blob
 
 
 class Located:
-    """A finding and the path it was found in."""
+    """A finding, the path it was found in and, for history scans, the commit that added it."""
 
-    __slots__ = ("finding", "path")
+    __slots__ = ("commit", "finding", "path")
 
-    def __init__(self, path: str, finding: Finding) -> None:
+    def __init__(self, path: str, finding: Finding, commit: str = "") -> None:
         self.path = path
         self.finding = finding
+        self.commit = commit
 
 
 class Outcome:
@@ -35,7 +36,8 @@ def scan_blobs(blobs: Iterable[Blob], detector: Detector, baseline: frozenset[st
     outcome = Outcome()
     for blob in blobs:
         if blob.text is None:
-            outcome.notes.append((blob.path, blob.note))
+            where = f"{blob.path} (commit {blob.commit[:12]})" if blob.commit else blob.path
+            outcome.notes.append((where, blob.note))
             continue
         outcome.scanned += 1
         for finding in detector.scan(blob.text, blob.path):
@@ -43,8 +45,26 @@ def scan_blobs(blobs: Iterable[Blob], detector: Detector, baseline: frozenset[st
                 n in blob.lines for n in range(finding.line, finding.last_line + 1)
             ):
                 continue
+            if blob.line_map is not None:
+                finding = _relocate(finding, blob.line_map)
             if finding.fingerprint in baseline:
                 outcome.baselined += 1
                 continue
-            outcome.findings.append(Located(blob.path, finding))
+            outcome.findings.append(Located(blob.path, finding, blob.commit))
     return outcome
+
+
+def _relocate(finding: Finding, line_map: tuple[int, ...]) -> Finding:
+    """``finding`` with its lines numbered as in the committed file, not in the added-lines text."""
+    first = line_map[finding.line - 1] if finding.line <= len(line_map) else 0
+    last = line_map[finding.last_line - 1] if finding.last_line <= len(line_map) else 0
+    return Finding(
+        rule=finding.rule,
+        line=first,
+        column=finding.column,
+        preview=finding.preview,
+        fingerprint=finding.fingerprint,
+        start=finding.start,
+        end=finding.end,
+        end_line=max(first, last),
+    )
