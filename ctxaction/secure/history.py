@@ -105,9 +105,7 @@ def history(root: Path, span: HistoryRange, *, max_bytes: int) -> Iterator[Blob]
     """Blobs of every added-lines file section in the commits ``span`` selects, newest first."""
     env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
     cmd = ["git", "-c", "core.quotePath=false", "-c", "diff.noprefix=false", *_LOG_FLAGS, *span.args()]
-    with subprocess.Popen(
-        cmd, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
-    ) as proc:
+    with subprocess.Popen(cmd, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env) as proc:
         assert proc.stdout is not None and proc.stderr is not None
         try:
             yield from _parse(proc.stdout, max_bytes)
