@@ -116,11 +116,13 @@ def _outcome(opts: ScanOptions) -> Outcome:
         raise ScanUsageError(f"{opts.cwd}: not a git repository (run inside one, or scan PATH… instead)")
     settings = load_settings(root or opts.cwd, opts.config)
     detector = Detector(ALL_RULES, settings.allowlist)
-    known = (
-        baseline_file.load(opts.baseline)
-        if opts.baseline is not None and not opts.update_baseline
-        else frozenset()
-    )
+    known = baseline_file.Baseline()
+    if opts.baseline is not None and not opts.update_baseline:
+        known = baseline_file.load(opts.baseline)
+    # gitleaks reads a .gitleaksignore at the top of the repository by itself; so do we.
+    ignore = (root or opts.cwd) / ".gitleaksignore"
+    if not opts.update_baseline and ignore.is_file() and not ignore.is_symlink():
+        known.merge(baseline_file.load(ignore))
     outcome = scan_blobs(_blobs(opts, root, settings.max_file_size), detector, known)
     if opts.diff_rev is not None:
         outcome.findings = _first_of_each(outcome.findings)

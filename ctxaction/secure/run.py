@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ctxaction.secure.baseline import Baseline, is_baseline_file
 from ctxaction.secure.detect import Detector
 from ctxaction.secure.finding import Finding
 from ctxaction.secure.sources import Blob
@@ -30,14 +31,18 @@ class Outcome:
         self.baselined = 0
 
 
-def scan_blobs(blobs: Iterable[Blob], detector: Detector, baseline: frozenset[str] = frozenset()) -> Outcome:
+def scan_blobs(blobs: Iterable[Blob], detector: Detector, baseline: Baseline | None = None) -> Outcome:
     """Scan every blob; a finding counts when it touches an added line (if lines are given) and
-    its fingerprint is not in ``baseline``."""
+    ``baseline`` does not know it. Other scanners' baseline files hold hashes, not secrets, and
+    are not scanned."""
     outcome = Outcome()
     for blob in blobs:
+        where = f"{blob.path} (commit {blob.commit[:12]})" if blob.commit else blob.path
         if blob.text is None:
-            where = f"{blob.path} (commit {blob.commit[:12]})" if blob.commit else blob.path
             outcome.notes.append((where, blob.note))
+            continue
+        if is_baseline_file(blob.path, blob.text):
+            outcome.notes.append((where, "skipped: a secrets baseline (hashes of known findings)"))
             continue
         outcome.scanned += 1
         for finding in detector.scan(blob.text, blob.path):
@@ -47,7 +52,8 @@ def scan_blobs(blobs: Iterable[Blob], detector: Detector, baseline: frozenset[st
                 continue
             if blob.line_map is not None:
                 finding = _relocate(finding, blob.line_map)
-            if finding.fingerprint in baseline:
+            secret = blob.text[finding.start : finding.end]
+            if baseline and baseline.knows(blob.path, finding.line, finding.fingerprint, secret, blob.commit):
                 outcome.baselined += 1
                 continue
             outcome.findings.append(Located(blob.path, finding, blob.commit))
