@@ -49,7 +49,9 @@ def _size(folder: Path) -> int:
 
 def _snapshot(rev: str, into: Path) -> Path:
     into.mkdir(parents=True)
-    archive = subprocess.run(["git", "archive", "--format=tar", rev], cwd=ROOT, capture_output=True, check=True)
+    archive = subprocess.run(
+        ["git", "archive", "--format=tar", rev], cwd=ROOT, capture_output=True, check=True
+    )
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
     return into
 
@@ -104,7 +106,10 @@ def main(argv: list[str] | None = None) -> int:
             for label in ("before", "after"):
                 results[label].append(_install(sources[label], base / f"{label}-{run}"))
     print(f"hook environment: pip install <snapshot> into a fresh venv, no cache, {args.runs} run(s) each")
-    print(f"{'':8} {'rev':>10} {'install s (median)':>19} {'added MB':>9} {'dists':>6}  hook run: exit, heavy modules")
+    print(
+        f"{'':8} {'rev':>10} {'install s (median)':>19} {'added MB':>9} {'dists':>6}"
+        "  hook run: exit, heavy modules"
+    )
     rows = {}
     for label, rev in (("before", args.before), ("after", args.after)):
         runs = results[label]
