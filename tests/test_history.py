@@ -165,7 +165,7 @@ def test_history_skips_an_oversized_addition_with_a_note(
 # ---- pushes ------------------------------------------------------------------------------------
 
 
-def _git(cwd: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+def _git(cwd: Path, *args: str, extra: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     env = {
         **os.environ,
         "GIT_AUTHOR_NAME": "T",
@@ -175,10 +175,9 @@ def _git(cwd: Path, *args: str, stdin: str | None = None) -> subprocess.Complete
         "GIT_CONFIG_NOSYSTEM": "1",
         "GIT_CONFIG_GLOBAL": os.devnull,
         "CTXACTION_PYTHON": sys.executable,
+        **(extra or {}),
     }
-    return subprocess.run(
-        ["git", *args], cwd=cwd, env=env, input=stdin, capture_output=True, text=True, check=False
-    )
+    return subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, text=True, check=False)
 
 
 def with_remote(make_repo: Callable[..., GitRepo], tmp_path: Path) -> GitRepo:
@@ -262,3 +261,37 @@ def test_pre_commit_framework_push_refs(
     assert hook_main([]) == 1
     repo.git("push", "-q", "--no-verify", "origin", "main")
     assert hook_main([]) == 0  # everything is on the remote now
+
+
+def test_push_through_the_pre_commit_framework(make_repo: Callable[..., GitRepo], tmp_path: Path) -> None:
+    """pre-commit's own pre-push hook, installed for real, hands the pushed range to ours."""
+    repo = with_remote(make_repo, tmp_path)
+    entry = f"{sys.executable} -m ctxaction.hook"
+    repo.commit(
+        {
+            "a.py": "x = 1\n",
+            ".pre-commit-config.yaml": (
+                "repos:\n  - repo: local\n    hooks:\n      - id: ctxaction-secrets-push\n"
+                f"        name: secrets in pushed commits\n        entry: {entry}\n"
+                "        language: system\n        always_run: true\n        pass_filenames: false\n"
+                "        stages: [pre-push]\n"
+            ),
+        }
+    )
+    assert _git(repo.root, "push", "-q", "origin", "main").returncode == 0
+    home = {"PRE_COMMIT_HOME": str(tmp_path / "pc-home")}
+    installed = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "install", "--hook-type", "pre-push"],
+        cwd=repo.root,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, **home},
+    )
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    sha = repo.commit({"a.py": "x = 1\n" + KEY})
+    repo.commit({"a.py": "x = 1\n"})
+    blocked = _git(repo.root, "push", "origin", "main", extra=home)
+    assert blocked.returncode != 0, blocked.stdout + blocked.stderr
+    assert f"(commit {sha[:12]})" in blocked.stdout + blocked.stderr
+    assert SECRET not in blocked.stdout + blocked.stderr

@@ -132,3 +132,24 @@ def test_commands_needing_an_extra_say_which(
     else:
         assert proc.returncode == 0, proc.stderr
         assert '"files"' in proc.stdout
+
+
+def test_the_project_scans_clean_with_its_own_settings() -> None:
+    """What the project's .pre-commit-config.yaml runs, over every tracked file: no findings (fake
+    secrets in the engine's corpus and rule modules are allowlisted in .github/context-packages.yaml)."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "ctxaction", "scan", "."],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    config = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "validate-config", ".pre-commit-config.yaml"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert config.returncode == 0, config.stdout + config.stderr

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 VERSION = 1
 # Files that hold other scanners' records of secrets, never secrets: they are not scanned.
-BASELINE_NAMES = frozenset({".secrets.baseline", ".gitleaksignore"})
+BASELINE_NAMES = frozenset((".gitleaksignore", ".secrets.baseline"))
 
 
 class BaselineError(Exception):

@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 FINGERPRINT_KEY = "ctxactionSecret/v2"
+# ``security`` is what code scanning files a result under; CWE-798: use of hard-coded credentials.
+TAGS = ("security", "external/cwe/cwe-798", "secret")
 CRITICAL = "9.5"
 HIGH = "8.0"
 MEDIUM = "6.0"
@@ -74,7 +76,7 @@ def _rule(rule_id: str, rule: Rule | None) -> dict[str, object]:
         "help": _help(description, rule_id),
         "defaultConfiguration": {"level": level},
         "properties": {
-            "tags": ["security", "secret", "external/cwe/cwe-798"],
+            "tags": list(TAGS),
             "security-severity": severity(rule, rule_id),
             "precision": "medium" if rule is None or rule.generic else "high",
             "problem.severity": level,
