@@ -73,7 +73,7 @@ class ScanOptions:
 def execute(opts: ScanOptions) -> int:
     """Run a scan and print the report: 1 when secrets were found, 0 when clean, 2 on bad usage."""
     try:
-        outcome = _outcome(opts)
+        outcome = collect(opts)
     except (SourceError, SettingsError, baseline_file.BaselineError) as exc:
         raise ScanUsageError(str(exc)) from None
     if opts.update_baseline:
@@ -98,7 +98,9 @@ def execute(opts: ScanOptions) -> int:
     return 1 if outcome.findings else 0
 
 
-def _outcome(opts: ScanOptions) -> Outcome:
+def collect(opts: ScanOptions) -> Outcome:
+    """Scan what ``opts`` selects; raises the sources', settings' and baselines' errors (or
+    :class:`ScanUsageError`) for bad input."""
     if opts.update_baseline and opts.baseline is None:
         raise ScanUsageError("--update-baseline needs --baseline FILE")
     in_git = opts.staged or opts.diff_rev is not None or opts.history is not None
