@@ -12,13 +12,22 @@ so a merged branch is not scanned twice.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import IO
 
 from ctxaction.secure.sources import _DIFF_FLAGS, Blob, SourceError, _unquote, decode
 
 _MARKER = b"\x00"
+_CHUNK = 1 << 22
+# A zero-context hunk: header, removed lines, then the added lines (group 2), with any
+# "\ No newline at end of file" markers among them.
+_HUNK = re.compile(
+    rb"^@@ -[0-9]+(?:,[0-9]+)? \+([0-9]+)(?:,[0-9]+)? @@[^\n]*\n(?:[-\\][^\n]*\n)*((?:[+\\][^\n]*\n)*)",
+    re.MULTILINE,
+)
 _LOG_FLAGS = (
     "log",
     "-p",
@@ -108,7 +117,13 @@ def history(root: Path, span: HistoryRange, *, max_bytes: int) -> Iterator[Blob]
     with subprocess.Popen(cmd, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env) as proc:
         assert proc.stdout is not None and proc.stderr is not None
         try:
-            yield from _parse(proc.stdout, max_bytes)
+            for commit, section in _sections(proc.stdout):
+                if section.startswith((b"diff --cc ", b"diff --combined ")):
+                    yield from _combined(commit, section.split(b"\n"), max_bytes)
+                else:
+                    blob = _plain(commit, section, max_bytes)
+                    if blob is not None:
+                        yield blob
         finally:
             proc.stdout.close()
             err = proc.stderr.read()
@@ -118,26 +133,102 @@ def history(root: Path, span: HistoryRange, *, max_bytes: int) -> Iterator[Blob]
             raise SourceError(f"git log failed: {message}")
 
 
-def _parse(stream: Iterator[bytes], max_bytes: int) -> Iterator[Blob]:
-    """The state machine over ``git log -p -U0 --cc`` output. Inside a hunk every content line
-    starts with a column per parent (``+``, ``-`` or space), so a line starting with the commit
-    marker, ``diff `` or ``@@`` is always a header."""
+def _sections(stream: IO[bytes]) -> Iterator[tuple[str, bytes]]:
+    """``(commit, one file's diff)`` from the stream, read in large chunks: the per-line work is
+    left to the regex engine and ``bytes`` methods, not a Python loop (a history is millions of
+    lines). A section starts at a line beginning with ``diff `` or the commit marker; no content
+    line can (each starts with ``+``, ``-``, a space or a backslash)."""
     commit = ""
+    buf = bytearray()
+    while True:
+        data = stream.read(_CHUNK)
+        buf += data
+        if data:
+            cut = max(buf.rfind(b"\ndiff "), buf.rfind(b"\n" + _MARKER)) + 1
+            if cut <= 0:
+                continue
+        else:
+            if buf and not buf.endswith(b"\n"):
+                buf += b"\n"
+            cut = len(buf)
+        block = bytes(buf[:cut])
+        del buf[:cut]
+        starts = _starts(block)
+        for begin, end in zip(starts, [*starts[1:], len(block)][: len(starts)], strict=True):
+            if block.startswith(_MARKER, begin):
+                commit = block[begin + 1 : block.index(b"\n", begin)].strip().decode("ascii", "replace")
+            else:
+                yield commit, block[begin:end]
+        if not data:
+            return
+
+
+def _starts(block: bytes) -> list[int]:
+    """Offsets of the lines starting a section (``bytes.find`` beats a multi-line regex here)."""
+    found = [0] if block.startswith((b"diff ", _MARKER)) else []
+    for needle in (b"\ndiff ", b"\n" + _MARKER):
+        at = block.find(needle)
+        while at >= 0:
+            found.append(at + 1)
+            at = block.find(needle, at + 1)
+    return sorted(found)
+
+
+def _target(header: bytes) -> str | None:
+    """The new-side path of a section's ``+++ b/…`` line (None for deletions or none at all)."""
+    plus = header.find(b"\n+++ ")
+    if plus < 0:
+        return None
+    end = header.find(b"\n", plus + 1)
+    target = header[plus + 5 : end if end >= 0 else len(header)].decode("utf-8", "replace").rstrip("\t")
+    return None if target == "/dev/null" else _unquote(target)[2:]
+
+
+def _plain(commit: str, section: bytes, max_bytes: int) -> Blob | None:
+    """The added lines of one file of a non-merge commit. With ``-U0`` a hunk is its removed
+    lines, then its added lines, which are numbered from the hunk's ``+start``."""
+    at = section.find(b"\n@@")
+    path = _target(section[:at]) if at >= 0 else None
+    if path is None:
+        return None  # binary, deleted, renamed or mode change only
+    current = _File(commit, path)
+    for match in _HUNK.finditer(section, at + 1):
+        block = match.group(2)
+        if not block:
+            continue
+        if block.startswith(b"\\") or b"\n\\" in block:  # "\ No newline at end of file"
+            block = b"".join(line for line in block.splitlines(True) if not line.startswith(b"\\"))
+        count = block.count(b"\n")
+        start = int(match.group(1))
+        current.size += len(block) - count
+        if current.size > max_bytes:
+            continue
+        if current.numbers and current.numbers[-1] != start - 1:
+            current.chunks.append(b"")  # a hunk boundary: matches must not join hunks
+            current.numbers.append(0)
+        # Drop each line's "+" (only the first: "++x" adds the line "+x").
+        current.chunks.append(block[1:-1].replace(b"\n+", b"\n"))
+        current.numbers.extend(range(start, start + count))
+    return current.blob(max_bytes) if current.chunks or current.size > max_bytes else None
+
+
+def _combined(commit: str, lines: list[bytes], max_bytes: int) -> Iterator[Blob]:
+    """A merge commit's dense combined diff, line by line (merges are few): a line counts as
+    added when every parent's column says ``+``; lines with no ``-`` are in the result."""
     current: _File | None = None
-    in_header = False
+    in_header = True
     columns = 1
     added_mark = b"+"
     number = 0  # next line number on the new side of the current hunk
     limit = max_bytes + 1
-    for raw in stream:
-        line = raw[:-1] if raw.endswith(b"\n") else raw
+    for line in lines:
         head = line[:1]
-        if not in_header and current is not None and head in b"+- " and head:
+        if not in_header and current is not None and head and head in b"+- ":
             prefix = line[:columns]
             if prefix == added_mark:
                 if current.size <= limit:
                     if current.numbers and current.numbers[-1] not in (0, number - 1):
-                        current.chunks.append(b"")  # a hunk boundary: matches must not join hunks
+                        current.chunks.append(b"")
                         current.numbers.append(0)
                     current.chunks.append(line[columns:])
                     current.numbers.append(number)
@@ -146,19 +237,9 @@ def _parse(stream: Iterator[bytes], max_bytes: int) -> Iterator[Blob]:
             elif b"-" not in prefix:
                 number += 1  # in the result but not new against every parent
             continue
-        if head == _MARKER:
-            if current is not None and current.chunks:
-                yield current.blob(max_bytes)
-            current = None
-            commit = line[1:].strip().decode("ascii", "replace")
-        elif line.startswith(b"diff "):
-            if current is not None and current.chunks:
-                yield current.blob(max_bytes)
-            current = None
-            in_header = True
-        elif in_header and line.startswith(b"+++ "):
-            target = line[4:].decode("utf-8", "replace").rstrip("\t")
-            current = None if target == "/dev/null" else _File(commit, _unquote(target)[2:])
+        if in_header and line.startswith(b"+++ "):
+            path = _target(b"\n" + line)
+            current = None if path is None else _File(commit, path)
         elif line.startswith(b"@@"):
             in_header = False
             columns = len(line) - len(line.lstrip(b"@")) - 1
