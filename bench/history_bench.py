@@ -71,6 +71,10 @@ def _theirs(report: Path) -> list[tuple[str, str, int, str]]:
     return [(f.get("Commit", ""), f["File"], f["StartLine"], f["RuleID"]) for f in doc]
 
 
+def _by_rule(found: list[tuple[str, str, int, str]]) -> dict[str, int]:
+    return dict(Counter(rule for *_, rule in found).most_common(8))
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the comparison and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -118,10 +122,10 @@ def main(argv: list[str] | None = None) -> int:
         (ow, oc), (pw, pc) = medians["ctxaction"], medians[peer]
         print(f"ctxaction / peer: wall {ow / pw:.2f}x, cpu {oc / pc:.2f}x")
         ours = _ours(ours_report)
-        print(f"ctxaction findings: {len(ours)}  by rule: {dict(Counter(r for *_, r in ours).most_common(8))}")
+        print(f"ctxaction findings: {len(ours)}  by rule: {_by_rule(ours)}")
         if gitleaks:
             theirs = _theirs(theirs_report)
-            print(f"gitleaks findings: {len(theirs)}  by rule: {dict(Counter(r for *_, r in theirs).most_common(8))}")
+            print(f"gitleaks findings: {len(theirs)}  by rule: {_by_rule(theirs)}")
             both = {(c, p, n) for c, p, n, _ in ours} & {(c, p, n) for c, p, n, _ in theirs}
             print(f"same commit+path+line flagged by both: {len(both)}")
     return 0

@@ -295,3 +295,20 @@ def test_push_through_the_pre_commit_framework(make_repo: Callable[..., GitRepo]
     assert blocked.returncode != 0, blocked.stdout + blocked.stderr
     assert f"(commit {sha[:12]})" in blocked.stdout + blocked.stderr
     assert SECRET not in blocked.stdout + blocked.stderr
+
+
+def test_repository_config_cannot_hide_lines(
+    make_repo: Callable[..., GitRepo], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Config that changes git's patch output (merged hunks, no root diff, no prefixes) is overridden."""
+    repo = make_repo()
+    body = [f"v{i} = {i}\n" for i in range(12)]
+    root = repo.commit({"a.py": KEY2, "b.py": "".join(body)})
+    body[2], body[5] = "v2 = 'two'\n", KEY
+    sha = repo.commit({"b.py": "".join(body)})
+    for key, value in (("diff.interHunkContext", "10"), ("log.showRoot", "false"), ("diff.noprefix", "true")):
+        repo.git("config", key, value)
+    assert scan(repo, "--history", monkeypatch=monkeypatch) == 1
+    out = capsys.readouterr().out
+    assert f"b.py:6:12: generic-secret API_KEY = \"{SECRET[:4]}****\" (commit {sha[:12]})" in out
+    assert "a.py:1:10: github-pat" in out and root[:12] in out

@@ -113,7 +113,8 @@ class _File:
 def history(root: Path, span: HistoryRange, *, max_bytes: int) -> Iterator[Blob]:
     """Blobs of every added-lines file section in the commits ``span`` selects, newest first."""
     env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
-    cmd = ["git", "-c", "core.quotePath=false", "-c", "diff.noprefix=false", *_LOG_FLAGS, *span.args()]
+    config = ("core.quotePath=false", "diff.noprefix=false", "log.showRoot=true")
+    cmd = ["git", *(arg for item in config for arg in ("-c", item)), *_LOG_FLAGS, *span.args()]
     with subprocess.Popen(cmd, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env) as proc:
         assert proc.stdout is not None and proc.stderr is not None
         try:

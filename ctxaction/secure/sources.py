@@ -26,6 +26,7 @@ _DIFF_FLAGS = (
     "--src-prefix=a/",
     "--dst-prefix=b/",
     "--no-relative",
+    "--inter-hunk-context=0",  # diff.interHunkContext would merge hunks, context lines and all
 )
 # Only regular files and executables hold text worth scanning (not symlinks or submodules).
 _FILE_MODES = ("100644", "100755")
