@@ -15,6 +15,7 @@ from ctxaction.model import Candidate, Task
 from ctxaction.rank import callees, neighbours
 from ctxaction.rank import candidates as found
 from ctxaction.rank.board import Board
+from ctxaction.rank.evidence import Query
 from ctxaction.rank.focus import build_focus
 from ctxaction.rank.scoring import DEFAULT_WEIGHTS, merged_weights, score
 from ctxaction.repo import history
@@ -65,13 +66,13 @@ def collect(repo: RepoView, task: Task, profile: RankProfile) -> list[Candidate]
         neighbours.from_history(ctx, mined.result(), strong, profile.history_days, phrases)
         neighbours.blame(ctx, blamed.result())
     ranked = _finish(ctx, weights)
-    owners = found.qualified_owners(mentions.dotted)
+    query = Query(ctx.keyword_idf, found.qualified_owners(mentions.dotted), mentions.identifiers)
     for cand in ranked[:FOCUS_FILES]:
         text = repo.read_text(cand.path)
         entry = ctx.board.entries.get(cand.path)
         if text is not None and entry is not None:
             entry.hints.keyword_lines = ctx.keyword_hits.lines(cand.path)
-            cand.focus = build_focus(cand.path, text, entry.hints, ctx.keyword_idf, owners)
+            cand.focus = build_focus(cand.path, text, entry.hints, query)
     return ranked
 
 

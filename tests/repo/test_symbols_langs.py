@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ctxaction.rank.board import Hints
+from ctxaction.rank.evidence import Query
 from ctxaction.rank.focus import build_focus
 from ctxaction.repo.symbols import MAX_CHARS, Definition, definitions
 
@@ -387,7 +388,7 @@ def test_focus_prefers_code_over_rust_in_file_tests() -> None:
     hints = Hints()
     for line in (16, 26, 27):  # the same words in the function and in its test
         hints.keyword_lines[line] = {"gradle", "version"}
-    spans = build_focus("src/modules/java.rs", RUST, hints, {"gradle": 2.0, "version": 1.5}, {})
+    spans = build_focus("src/modules/java.rs", RUST, hints, Query({"gradle": 2.0, "version": 1.5}))
     weights = {(f.start, f.end): f.weight for f in spans}
     assert weights[(14, 18)] > weights[(24, 27)]
 
