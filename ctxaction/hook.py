@@ -186,9 +186,9 @@ def _pushed(root: Path, from_stdin: bool) -> HistoryRange | None:
     (``<local ref> <local sha> <remote ref> <remote sha>`` lines) with ``--pre-push``, else from
     pre-commit's ``PRE_COMMIT_FROM_REF``/``PRE_COMMIT_TO_REF`` (or, for a new branch holding the
     root commit, ``PRE_COMMIT_LOCAL_BRANCH``: everything not on a remote yet)."""
-    from ctxaction.secure.history import HistoryRange
-
     if from_stdin:
+        from ctxaction.secure.history import HistoryRange
+
         revs: list[str] = []
         new_branch = False
         for line in sys.stdin.read().splitlines():
@@ -205,11 +205,14 @@ def _pushed(root: Path, from_stdin: bool) -> HistoryRange | None:
                 new_branch = True  # nothing to compare with: whatever no remote has yet
         return HistoryRange(revs, not_remotes="" if new_branch else None)
     env = os.environ
-    if env.get("PRE_COMMIT_FROM_REF") and env.get("PRE_COMMIT_TO_REF"):
+    refs = bool(env.get("PRE_COMMIT_FROM_REF") and env.get("PRE_COMMIT_TO_REF"))
+    if not refs and not (env.get("PRE_COMMIT_REMOTE_NAME") and env.get("PRE_COMMIT_LOCAL_BRANCH")):
+        return None  # a commit: the history module (and its regexes) stays unloaded
+    from ctxaction.secure.history import HistoryRange
+
+    if refs:
         return HistoryRange([f"{env['PRE_COMMIT_FROM_REF']}..{env['PRE_COMMIT_TO_REF']}"])
-    if env.get("PRE_COMMIT_REMOTE_NAME") and env.get("PRE_COMMIT_LOCAL_BRANCH"):
-        return HistoryRange([env["PRE_COMMIT_LOCAL_BRANCH"]], not_remotes="")
-    return None
+    return HistoryRange([env["PRE_COMMIT_LOCAL_BRANCH"]], not_remotes="")
 
 
 def _is_sha(text: str) -> bool:

@@ -62,6 +62,23 @@ def test_hook_and_scan_import_nothing_from_the_extras(make_repo: Callable[..., G
     assert proc.stderr.strip().splitlines()[-1] == "[1, 1, 1, 0] []"
 
 
+def test_a_commit_loads_no_history_or_report_modules(make_repo: Callable[..., GitRepo]) -> None:
+    """The commit-time hook is what runs most: it must not pay for push, SARIF or history code."""
+    repo = staged_repo(make_repo)
+    code = (
+        "import sys\nfrom ctxaction.hook import main\ncode = main([])\n"
+        "print(code, sorted(m for m in sys.modules if m.startswith('ctxaction')))"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PRE_COMMIT")}
+    proc = subprocess.run(
+        [sys.executable, "-c", code], cwd=repo.root, capture_output=True, text=True, check=False, env=env
+    )
+    status, _, modules = proc.stdout.strip().partition(" ")
+    assert status == "1", proc.stderr
+    for heavy in ("ctxaction.secure.history", "ctxaction.secure.sarif", "ctxaction.github", "ctxaction.tokens"):
+        assert f"'{heavy}" not in modules, heavy
+
+
 @pytest.fixture(scope="module")
 def base_only(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A real virtual environment holding ctxaction and only its base dependencies (linked from

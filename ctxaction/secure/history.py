@@ -16,9 +16,12 @@ import re
 import subprocess
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import IO
 
 from ctxaction.secure.sources import _DIFF_FLAGS, Blob, SourceError, _unquote, decode
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO
 
 _MARKER = b"\x00"
 _CHUNK = 1 << 22
