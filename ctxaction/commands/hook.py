@@ -1,4 +1,4 @@
-"""``ctxaction hook install|uninstall``: the secret check as a plain git pre-commit hook."""
+"""``ctxaction hook install|uninstall [--pre-push]``: the secret check as a plain git hook."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ def register(subparsers: Any) -> None:
         "hook",
         help="install or remove the pre-commit secret check (without the pre-commit framework)",
         description="Install or remove a git pre-commit hook that runs `ctxaction-secrets` on staged "
-        "changes. An existing hook is kept and chained, never overwritten.",
+        "changes (with --pre-push: a pre-push hook that scans the pushed commits). An existing hook "
+        "is kept and chained, never overwritten.",
     )
     parser.add_argument("action", choices=("install", "uninstall"))
     parser.add_argument(
