@@ -39,8 +39,11 @@ def one(args: tuple[dict[str, object], str, str, str]) -> str:
     inst, gitdir, workdir, harness = args
     sb = _harness(Path(harness))
     from ctxaction.config import load_config
-    from ctxaction.rank import collect
+    from ctxaction.rank import FOCUS_FILES, rank_files
+    from ctxaction.rank.evidence import features, owned_lines
+    from ctxaction.rank.focus import build_focus
     from ctxaction.repo.files import open_repo
+    from ctxaction.repo.symbols import definitions
     from ctxaction.sanitize import clean_task
     from ctxaction.task import read_issue_file
 
@@ -66,17 +69,37 @@ def one(args: tuple[dict[str, object], str, str, str]) -> str:
         task, _ = clean_task(read_issue_file(issue))
         with open_repo(Path(wt)) as repo:
             profile = load_config(repo.root, None).profile("auto", task.labels)
-            ranked = collect(repo, task, profile)
+            ranking = rank_files(repo, task, profile)
             sizes = {f.path: f.size for f in repo.tracked()}
+            subwords = ranking.query.subword_weights()
             cands = []
-            for c in ranked:
-                text = repo.read_text(c.path) if c.path in gold or len(cands) < 40 else None
-                cands.append({
+            for rank, c in enumerate(ranking.candidates):
+                text = repo.read_text(c.path) if c.path in gold or rank < FOCUS_FILES else None
+                hints = ranking.hints(c.path)
+                if text is not None and hints is not None and rank < FOCUS_FILES:
+                    c.focus = build_focus(c.path, text, hints, ranking.query)
+                item: dict[str, object] = {
                     "path": c.path, "signals": c.signals, "prior": c.prior, "score": c.score,
+                    "reasons": c.reasons[:3],
                     "bytes": sizes.get(c.path, 0),
                     "lines": text.count("\n") + 1 if text is not None else None,
                     "focus": [[f.start, f.end, f.weight] for f in c.focus],
-                })
+                }
+                if c.path in gold and text is not None and hints is not None:
+                    # Every definition of a gold file with its evidence, labelled by the fix.
+                    defs = definitions(text, c.path)
+                    owned = owned_lines(defs)
+                    golden = set(gold[c.path])
+                    rows = []
+                    for i, d in enumerate(defs):
+                        f, _ = features(d, owned.get(i, set()), hints, ranking.query, subwords)
+                        lines = owned.get(i) or set(range(d.start, d.end + 1))
+                        rows.append({
+                            "name": d.name, "kind": d.kind, "start": d.start, "end": d.end,
+                            "in_test": d.in_test, "features": f, "gold": bool(lines & golden),
+                        })
+                    item["definitions"] = rows
+                cands.append(item)
             rec.update(gold=gold, n_files=len(sizes), candidates=cands)
     except Exception as exc:  # one broken instance must not end the dump
         rec.update(error=f"{type(exc).__name__}: {exc}", trace=traceback.format_exc()[-2000:])

@@ -449,3 +449,9 @@ def test_comment_lines_inside_a_wrapped_parameter_list_do_not_end_the_signature(
     assert _span(_by_qualname(text, "to-json-schema.ts")["extractDefs"]) == ("function", 1, 8)
     c_text = text.split("}\n", 1)[1]
     assert _span(_by_qualname(c_text, "sum.c")["sum"]) == ("function", 1, 6)
+
+
+def test_javascript_computed_method_names_without_a_word_are_skipped() -> None:
+    text = "class Ops {\n  ['+'](a, b) {\n    return a + b;\n  }\n  plus(a, b) {\n    return a + b;\n  }\n}\n"
+    names = {d.name for d in definitions(text, "ops.js")}
+    assert "plus" in names and "Ops" in names
