@@ -2,8 +2,8 @@
 
 Python is read by an indentation scanner (:func:`python_ast` is the exact reference; the scanner
 was faster with the same names). JS/TS, Go, Rust and Java are parsed with tree-sitter
-(:mod:`symbols_ts`); C/C++ by the line scanner with the parse's extra definitions; every other
-brace language (Kotlin, C#, PHP …), and any file whose grammar does not load, by
+(:mod:`symbols_ts`); every other brace language (C/C++, Kotlin, C#, PHP …), and any file whose
+grammar does not load, by
 :mod:`symbols_brace`: signature headers joined across lines, per-language detectors, brace
 matching outside strings and comments. Only candidate files are ever parsed, and only their first
 ``MAX_CHARS`` characters.
@@ -17,7 +17,6 @@ import re
 from ctxaction.repo.files import split_lines
 from ctxaction.repo.kinds import language_of
 from ctxaction.repo.symbols_brace import brace_definitions
-from ctxaction.repo.symbols_lex import C_FAMILY
 from ctxaction.repo.symbols_model import Definition
 from ctxaction.repo.symbols_ts import ts_definitions
 
@@ -37,26 +36,7 @@ def definitions(text: str, path: str) -> list[Definition]:
     if lang == "python":
         return _python(text)
     parsed = ts_definitions(text, path, lang)
-    if parsed is None:
-        return brace_definitions(split_lines(text), lang)
-    if lang in C_FAMILY:
-        # Macros the grammar cannot expand (``CLI11_INLINE bool App::f(``, ``CLI11_NODISCARD int
-        # count() const {`` in a class body) derail its reading of whole classes, while the scanner
-        # reads each header alone: the scanner leads, the parse adds what it misses
-        # (anonymous ``typedef struct``, headers in ``#else`` branches).
-        return _union(brace_definitions(split_lines(text), lang), parsed)
-    return parsed
-
-
-def _union(first: list[Definition], more: list[Definition]) -> list[Definition]:
-    """``first`` plus the definitions in ``more`` of names it does not hold over the same lines."""
-    spans: dict[str, list[tuple[int, int]]] = {}
-    for d in first:
-        spans.setdefault(d.name, []).append((d.start, d.end))
-    extra = [d for d in more if not any(s <= d.end and d.start <= e for s, e in spans.get(d.name, ()))]
-    if not extra:
-        return first
-    return sorted([*first, *extra], key=lambda d: (d.start, -d.end))
+    return parsed if parsed is not None else brace_definitions(split_lines(text), lang)
 
 
 def innermost(defs: list[Definition], line: int) -> Definition | None:

@@ -1,4 +1,4 @@
-"""Definitions read from tree-sitter parse trees (JS/TS, Go, Rust, Java, C/C++).
+"""Definitions read from tree-sitter parse trees (JS/TS, Go, Rust, Java).
 
 The grammars are the per-language wheels from PyPI (``tree-sitter-javascript`` …), compiled in:
 nothing is downloaded at run time. A missing or incompatible grammar makes :func:`ts_definitions`
@@ -9,13 +9,17 @@ One query per language captures every node that may define something; the langua
 gives each definition its parent (the nearest enclosing container: class, interface, impl,
 trait, module, enum constant, object literal bound to a name) and its test marking, the same
 shape the scanner produces.
+
+C/C++ stay with the line scanner: export and attribute macros the grammar cannot expand
+(``CLI11_NODISCARD int count() const {`` in a class body, ``class NetSSL_API Context : …``)
+derail its reading of whole classes; on the training set its definitions, even only added to the
+scanner's, lowered C++ line recall.
 """
 
 from __future__ import annotations
 
 import functools
 import importlib
-import re
 
 from ctxaction.repo.symbols_model import Definition
 from ctxaction.repo.symbols_ts_base import Item, Spec
@@ -34,19 +38,13 @@ _GRAMMARS: dict[str, tuple[str, str]] = {
     "go": ("tree_sitter_go", "language"),
     "rust": ("tree_sitter_rust", "language"),
     "java": ("tree_sitter_java", "language"),
-    "c": ("tree_sitter_c", "language"),
-    "cpp": ("tree_sitter_cpp", "language"),
 }
-# A ``.h`` file is parsed as C++ when it uses C++-only syntax (C++ projects put classes in ``.h``).
-_CPP_MARKERS = re.compile(r"^\s*(?:class|namespace|template\s*<|public:|private:)|::\w", re.M)
 
 
-def grammar_of(path: str, lang: str, text: str) -> str | None:
+def grammar_of(path: str, lang: str) -> str | None:
     """The grammar key for a file of language ``lang`` (from :func:`language_of`), or None."""
     if lang == "typescript":
         return "tsx" if path.lower().endswith(".tsx") else "typescript"
-    if lang == "c" and path.lower().endswith(".h") and _CPP_MARKERS.search(text):
-        return "cpp"
     return lang if lang in _GRAMMARS else None
 
 
@@ -72,7 +70,7 @@ def available(key: str) -> bool:
 
 def ts_definitions(text: str, path: str, lang: str) -> list[Definition] | None:
     """Definitions of one file in source order, or None when no grammar serves it here."""
-    key = grammar_of(path, lang, text)
+    key = grammar_of(path, lang)
     compiled = _compiled(key) if key else None
     if key is None or compiled is None or tree_sitter is None:
         return None

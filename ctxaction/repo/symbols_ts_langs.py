@@ -1,8 +1,8 @@
 """Per-language tree-sitter queries and readers: a captured node to an :class:`Item`, or None.
 
-Go, Rust, Java and C/C++ here, JavaScript/TypeScript in :mod:`symbols_ts_js`. Each reader
+Go, Rust and Java here, JavaScript/TypeScript in :mod:`symbols_ts_js`. Each reader
 decides only what a node defines (name, kind, lines, explicit owner such as a Go
-receiver or a C++ ``Class::``); :mod:`symbols_ts` finds the enclosing container. Kinds and spans
+receiver); :mod:`symbols_ts` finds the enclosing container. Kinds and spans
 follow the line scanner's conventions (:mod:`symbols_brace`) so that ranking reads both alike: a
 span starts at the definition's decorators/attributes/``export``/``template`` line, JS/TS type
 declarations and Rust types are ``type``, Rust functions inside ``impl`` stay ``function``,
@@ -154,113 +154,6 @@ def _read_java(node: Node) -> Item | None:
     return Item(name, kind, start_line(node), end_line(node), container=True)
 
 
-# -- C / C++ -----------------------------------------------------------------------------------
-
-_C_QUERY = """
-(function_definition) @def
-(struct_specifier body: (_)) @def
-(union_specifier body: (_)) @def
-(enum_specifier body: (_)) @def
-(preproc_def) @def
-(preproc_function_def) @def
-"""
-_CPP_QUERY = _C_QUERY + "(class_specifier body: (_)) @def\n"
-_C_WRAPPERS = frozenset(
-    {"pointer_declarator", "reference_declarator", "attributed_declarator", "parenthesized_declarator"}
-)
-_C_TYPES = frozenset({"struct_specifier", "union_specifier", "enum_specifier", "class_specifier"})
-_ANGLES = re.compile(r"<.*>", re.S)
-_SPACES = re.compile(r"\s+")
-_WORDS = re.compile(r"\w+")
-
-
-def _c_function_name_node(node: Node | None) -> Node | None:
-    """The name node of a function definition's declarator (``operator bool`` has no declarator)."""
-    while node is not None and node.type in _C_WRAPPERS:
-        node = node.child_by_field_name("declarator") or (
-            node.named_children[-1] if node.named_children else None
-        )
-    if node is None:
-        return None
-    if node.type == "function_declarator":
-        return node.child_by_field_name("declarator")
-    qualified_operator = node.type == "qualified_identifier" and text_of(
-        node.child_by_field_name("name")
-    ).startswith("operator")
-    if node.type == "operator_cast" or qualified_operator:
-        return node
-    return None
-
-
-def _c_name(node: Node | None) -> tuple[str, str]:
-    """(name, qualifying class) of a function declarator's name node."""
-    owner = ""
-    while node is not None and node.type == "qualified_identifier":
-        # ``MACRO bool App::f`` reads as scope ``bool`` with ``App`` in an error: the owner is
-        # the last word before the ``::``.
-        name = node.child_by_field_name("name")
-        head = text_of(node)[: name.start_byte - node.start_byte] if name is not None else ""
-        words = _WORDS.findall(_ANGLES.sub("", head))
-        owner = words[-1] if words else ""
-        node = name
-    if node is None:
-        return "", owner
-    if node.type == "template_function":
-        node = node.child_by_field_name("name")
-    if node is not None and node.type == "operator_cast":
-        return "operator " + text_of(node.child_by_field_name("type")), owner
-    text = text_of(node)
-    return (_SPACES.sub("", text) if text.startswith("~") else _SPACES.sub(" ", text).strip()), owner
-
-
-def _in_class_body(node: Node) -> bool:
-    up = node.parent
-    if up is not None and up.type == "template_declaration":
-        up = up.parent
-    if up is not None and up.type == "compound_statement":
-        return up.parent is not None and _macro_class_name(up.parent) != ""
-    return up is not None and up.type == "field_declaration_list"
-
-
-def _macro_class_name(node: Node) -> str:
-    """The class of ``class EXPORT_MACRO Name : Base {`` (which the grammar reads as a function
-    whose return type is ``class EXPORT_MACRO``), or ""."""
-    if node.type != "function_definition":
-        return ""
-    kind, declarator = node.child_by_field_name("type"), node.child_by_field_name("declarator")
-    if kind is None or kind.type not in _C_TYPES or declarator is None or declarator.type != "identifier":
-        return ""
-    # ``class API Name : private Base {`` puts Name in an error before the declarator (Base);
-    # ``class API Name : public Base {`` reads Name as the declarator and Base as an error after it.
-    error = next((c for c in node.named_children if c.type == "ERROR"), None)
-    if error is None or error.start_byte > declarator.start_byte:
-        return text_of(declarator)
-    named = next((c for c in error.named_children if c.type == "identifier"), None)
-    return text_of(named or declarator)
-
-
-def _read_c(node: Node) -> Item | None:
-    t = node.type
-    if t in ("preproc_def", "preproc_function_def"):
-        name = text_of(node.child_by_field_name("name"))
-        return Item(name, "macro", start_line(node), end_line(node)) if name else None
-    outer = node.parent if node.parent is not None and node.parent.type == "template_declaration" else node
-    if t in _C_TYPES:
-        name = text_of(node.child_by_field_name("name"))
-        if not name and node.parent is not None and node.parent.type == "type_definition":
-            name = text_of(node.parent.child_by_field_name("declarator"))  # typedef struct { … } Name;
-        return Item(name, "type", start_line(outer), end_line(node), container=True) if name else None
-    named = _c_function_name_node(node.child_by_field_name("declarator"))
-    if named is None:
-        name = _macro_class_name(node)
-        return Item(name, "type", start_line(outer), end_line(node), container=True) if name else None
-    name, owner = _c_name(named)
-    if not name:
-        return None
-    kind = "method" if owner or _in_class_body(node) else "function"
-    return Item(name, kind, start_line(outer), end_line(node), owner)
-
-
 SPECS: dict[str, Spec] = {
     "javascript": Spec(JS_QUERY, read_js, factories_as_classes),
     "typescript": Spec(TS_QUERY, read_js, factories_as_classes),
@@ -268,6 +161,4 @@ SPECS: dict[str, Spec] = {
     "go": Spec(_GO_QUERY, _read_go),
     "rust": Spec(_RS_QUERY, _read_rust),
     "java": Spec(_JAVA_QUERY, _read_java),
-    "c": Spec(_C_QUERY, _read_c),
-    "cpp": Spec(_CPP_QUERY, _read_c),
 }
