@@ -23,11 +23,12 @@ from ctxaction.secure.lazyre import LazyPattern
 from ctxaction.secure.placeholders import KNOWN_EXAMPLES, is_fake_token
 from ctxaction.secure.rule import Context, Rule
 
-_WORD = LazyPattern(r"[\w\-]")
+_WORD = LazyPattern(r"[\w\-.]")
 _KEY_CHAR = LazyPattern(r"[\w.\-]")
 _NEWLINE = LazyPattern("\n")
 _MATCH_END = re.Match.end
 _KEY_PREFIX_MAX = 40
+_CLOSING = frozenset(".,;:!?>)]}")
 # Lines longer than this (minified code, data blobs) are searched in windows around keyword hits.
 LONG_LINE = 4096
 
@@ -115,6 +116,14 @@ def _segments(triggers: _Triggers, text: str, long_line: int) -> Iterator[tuple[
         yield index, 0, size, False
 
 
+def _trim_punctuation(text: str, start: int, end: int) -> int:
+    """``end`` moved back over closing punctuation (at most a few characters)."""
+    limit = max(start, end - 3)
+    while end > limit and text[end - 1] in _CLOSING:
+        end -= 1
+    return end
+
+
 def _full_key(text: str, match: re.Match[str]) -> str:
     """The whole name a generic value is assigned to: the matched ``key`` group extended back
     over name characters (``DB_`` in ``DB_PASSWORD``), since matching starts at the keyword."""
@@ -196,6 +205,12 @@ class Detector:
                 lines = lines or _Lines(text)
                 if self._accept(rule, match, span[0], span[1], lines, path):
                     hits.append(_Hit(rule, index, *span))
+                elif rule.generic:
+                    # A free-form value swallows the sentence's closing punctuation ("… is X>",
+                    # "password X!)"): judge it once more without.
+                    end = _trim_punctuation(text, *span)
+                    if end < span[1] and self._accept(rule, match, span[0], end, lines, path):
+                        hits.append(_Hit(rule, index, span[0], end))
         if not hits or lines is None:
             return []
         return self._findings(_resolve(hits), lines)

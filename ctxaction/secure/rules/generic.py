@@ -75,7 +75,7 @@ def _is_literal(secret: str, ctx: Context) -> bool:
     """A quoted value is a literal anywhere; an unquoted one only in config files (.env, yaml …)."""
     if ctx.quote:
         return ctx.after.startswith(ctx.quote)  # else the value ran into a space: prose
-    if ctx.after.strip()[:1] not in ("", "#", ";", ",", "<", "/"):
+    if ctx.after.strip()[:1] not in ("", "#", ";", ",", "<", ">", "/"):
         return False  # prose after the value: ``password: Please enter your password``
     if _DOTTED.fullmatch(secret) or _CALL.match(secret):
         return False  # ``config.password``, ``settings.API_KEY``: an expression in any file type
