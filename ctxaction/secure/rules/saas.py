@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from ctxaction.secure.rule import UUID as _UUID
 from ctxaction.secure.rule import END, Rule, keyed, prefixed
+from ctxaction.secure.rule import UUID as _UUID
 
 RULES: list[Rule] = [
     prefixed(
