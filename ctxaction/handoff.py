@@ -205,7 +205,9 @@ def compact_comment(
     commit packaged, so a comment about an older commit is recognisably stale.
     """
     from ctxaction.render import mode_label, range_list, task_label
+    from ctxaction.render.names import displayed
 
+    package = displayed(package)
     head = package.head
     commit = f" · commit `{head[:12]}`" if head else ""
     if head and commit_url:

@@ -4,7 +4,7 @@ report ever holds a full secret."""
 from __future__ import annotations
 
 from ctxaction import __version__
-from ctxaction.secure.run import Outcome
+from ctxaction.secure.run import Located, Outcome
 
 FORMATS = ("text", "json", "sarif")
 _SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -66,6 +66,18 @@ def _json(outcome: Outcome) -> str:
     return json.dumps(doc, indent=2) + "\n"
 
 
+def _location(item: Located) -> dict[str, object]:
+    """SARIF regions start at line 1: a secret in the file name has the file alone."""
+    where: dict[str, object] = {"artifactLocation": {"uri": item.path}}
+    if item.finding.line >= 1:
+        where["region"] = {
+            "startLine": item.finding.line,
+            "startColumn": item.finding.column,
+            "endLine": item.finding.last_line,
+        }
+    return where
+
+
 def _sarif(outcome: Outcome) -> str:
     import json
 
@@ -93,18 +105,7 @@ def _sarif(outcome: Outcome) -> str:
             "ruleIndex": index[item.finding.rule],
             "level": "error",
             "message": {"text": f"Possible secret ({item.finding.rule}): {item.finding.preview}"},
-            "locations": [
-                {
-                    "physicalLocation": {
-                        "artifactLocation": {"uri": item.path},
-                        "region": {
-                            "startLine": item.finding.line,
-                            "startColumn": item.finding.column,
-                            "endLine": item.finding.last_line,
-                        },
-                    }
-                }
-            ],
+            "locations": [{"physicalLocation": _location(item)}],
             "partialFingerprints": {"ctxaction/v1": item.finding.fingerprint},
         }
         for item in outcome.findings
