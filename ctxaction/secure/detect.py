@@ -29,6 +29,8 @@ _NEWLINE = LazyPattern("\n")
 _MATCH_END = re.Match.end
 _KEY_PREFIX_MAX = 40
 _CLOSING = frozenset(".,;:!?>)]}")
+# The shortest rest of an overlapping hit still redacted on its own.
+_MIN_REST = 4
 # Lines longer than this (minified code, data blobs) are searched in windows around keyword hits.
 LONG_LINE = 4096
 
@@ -281,9 +283,28 @@ class Detector:
 
 
 def _resolve(hits: list[_Hit]) -> list[_Hit]:
-    """Drop hits overlapping an earlier-kept one; specific rules are kept before generic ones."""
+    """One hit per stretch of text; specific rules are kept before generic ones. A hit that
+    overlaps kept ones keeps what reaches past them (a greedy key body running into the next
+    key block must not hide the rest of that block from redaction)."""
     kept: list[_Hit] = []
     for hit in sorted(hits, key=lambda h: (h.rule.generic, h.start, h.start - h.end, h.order)):
-        if not any(hit.start < k.end and k.start < hit.end for k in kept):
-            kept.append(hit)
+        for start, end in _uncovered(hit.start, hit.end, kept):
+            if (start, end) == (hit.start, hit.end):
+                kept.append(hit)
+            elif end - start >= _MIN_REST:
+                kept.append(_Hit(hit.rule, hit.order, start, end))
     return sorted(kept, key=lambda h: h.start)
+
+
+def _uncovered(start: int, end: int, kept: list[_Hit]) -> list[tuple[int, int]]:
+    """The parts of ``start..end`` that no kept hit covers."""
+    parts = [(start, end)]
+    for k in kept:
+        if k.start < end and start < k.end:
+            parts = [
+                piece
+                for a, b in parts
+                for piece in ((a, min(b, k.start)), (max(a, k.end), b))
+                if piece[0] < piece[1]
+            ]
+    return parts

@@ -122,7 +122,9 @@ class Rule:
     def regex(self) -> re.Pattern[str]:
         """The compiled pattern (compiled on first use so a hook run pays only for rules it needs)."""
         if self._regex is None:
-            self._regex = re.compile(self.pattern, self.flags)
+            # ``^`` and ``$`` mean the start and end of a line: a rule runs over a slice of a
+            # file, and a credential on line 40 of a ``.npmrc`` is no less one than on line 1.
+            self._regex = re.compile(self.pattern, self.flags | re.MULTILINE)
         return self._regex
 
 

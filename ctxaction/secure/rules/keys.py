@@ -58,7 +58,7 @@ RULES: list[Rule] = [
     Rule(
         "putty-private-key", "PuTTY private key file",
         r"(?P<secret>PuTTY-User-Key-File-[23]: [\w\-]{3,30}\r?\n(?:[^\n]{0,200}\n){1,6}?Private-Lines: \d{1,3}"
-        r"\r?\n[A-Za-z0-9+/=\r\n]{64,8000})",
+        r"\r?\n[A-Za-z0-9+/=]{1,128}(?:\r?\n[A-Za-z0-9+/=]{1,128}){0,80})",
         ("PuTTY-User-Key-File",), min_len=64, multiline=True,
         tp=("PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: deploy\nPublic-Lines: 2\n"
             "<<b64:64>>\n<<b64:16>>\nPrivate-Lines: 1\n<<b64:64>>\n",),
