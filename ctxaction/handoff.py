@@ -72,7 +72,11 @@ class Handoff:
 
 
 def files_json(package: Package) -> str:
-    """The packed files as compact JSON: path, mode, ranges, tokens, score and reasons."""
+    """The packed files as compact JSON: path, mode, ranges, tokens, score and reasons (secrets in
+    names redacted)."""
+    from ctxaction.render.names import displayed
+
+    package = displayed(package)
     return json.dumps(
         [
             {

@@ -326,7 +326,8 @@ class ActionRun:
         """Write the collected outputs to ``$GITHUB_OUTPUT`` (if the runner gave one)."""
         path = self.env.get("GITHUB_OUTPUT")
         if path:
-            append_file(path, format_outputs(self.outputs))
+            # Outputs are read by later steps and shown in the run's log: redacted like the rest.
+            append_file(path, format_outputs({k: redact(v)[0] for k, v in self.outputs.items()}))
 
 
 def main(env: Mapping[str, str] | None = None, log: Log | None = None) -> int:
