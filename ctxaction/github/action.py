@@ -10,6 +10,7 @@ the job summary, a notice, and exit 0.
 from __future__ import annotations
 
 import os
+import sys
 import traceback
 from collections.abc import Mapping
 from pathlib import Path
@@ -96,7 +97,7 @@ class ActionRun:
         except BUILD_ERRORS as exc:
             return self.fail(exc, comment)
         except Exception as exc:  # a bug: keep the traceback, still answer the commenter
-            traceback.print_exc()
+            sys.stderr.write(redact(traceback.format_exc())[0])
             return self.fail(RuntimeError(f"unexpected {type(exc).__name__}: {exc}"), comment)
         if comment is not None:
             self.react(comment, "rocket")
