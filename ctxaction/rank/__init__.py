@@ -95,6 +95,8 @@ def rank_files(repo: RepoView, task: Task, profile: RankProfile) -> Ranking:
         phrases = [n for n, w in sorted(mentions.identifiers.items(), key=lambda kv: -kv[1]) if w >= 0.8][:4]
         neighbours.from_history(ctx, mined.result(), strong, profile.history_days, phrases)
         neighbours.blame(ctx, blamed.result())
+        # After history: a folder-mate is proposed for its place, not for being changed often.
+        neighbours.siblings(ctx, strong)
     query = Query(ctx.keyword_idf, found.qualified_owners(mentions.dotted), mentions.identifiers)
     return Ranking(_finish(ctx, weights), ctx.board, query, ctx.keyword_hits)
 
@@ -121,4 +123,5 @@ def _finish(ctx: found.Context, weights: Mapping[str, float]) -> list[Candidate]
         cand.prior = found.code_prior(cand.path, _named(cand), test)
         if cand.prior < 1.0:
             cand.reasons.append("test file" if test else "not source code")
-    return score(cands, weights)[:MAX_CANDIDATES]
+    # A file only signals weighted 0 proposed (a profile can switch a signal off) is no candidate.
+    return [c for c in score(cands, weights) if c.score > 0][:MAX_CANDIDATES]
