@@ -22,6 +22,7 @@ from ctxaction.repo.imports import (
     tests_for,
 )
 from ctxaction.repo.kinds import code_globs, language_of
+from ctxaction.secure import clip
 
 _IMPORT_LINE = (
     r"^\s*(from|import)\s.*\b({names})\b|require\s*\(.*\b({names})\b|\bfrom\s+['\"][^'\"]*\b({names})\b"
@@ -173,7 +174,7 @@ def from_history(
                 f,
                 "history_mention",
                 1.0 / math.sqrt(len(commit.files)),
-                f'changed by {commit.sha[:8]} "{commit.subject[:50]}"',
+                f'changed by {commit.sha[:8]} "{clip(commit.subject, 50, "")}"',
             )
 
 
