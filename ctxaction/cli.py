@@ -45,7 +45,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except UsageError as exc:
-        print(f"ctxaction {args.command}: {exc}", file=sys.stderr)
+        from ctxaction.secure import redact_text  # messages echo arguments and paths
+
+        print(f"ctxaction {args.command}: {redact_text(str(exc))}", file=sys.stderr)
         return 2
 
 

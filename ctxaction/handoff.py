@@ -72,7 +72,11 @@ class Handoff:
 
 
 def files_json(package: Package) -> str:
-    """The packed files as compact JSON: path, mode, ranges, tokens, score and reasons."""
+    """The packed files as compact JSON: path, mode, ranges, tokens, score and reasons (secrets in
+    names redacted)."""
+    from ctxaction.render.names import displayed
+
+    package = displayed(package)
     return json.dumps(
         [
             {
@@ -205,7 +209,9 @@ def compact_comment(
     commit packaged, so a comment about an older commit is recognisably stale.
     """
     from ctxaction.render import mode_label, range_list, task_label
+    from ctxaction.render.names import displayed
 
+    package = displayed(package)
     head = package.head
     commit = f" · commit `{head[:12]}`" if head else ""
     if head and commit_url:

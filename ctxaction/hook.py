@@ -177,7 +177,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return execute(opts)
     except ScanUsageError as exc:
-        print(f"ctxaction-secrets: {exc}", file=sys.stderr)
+        from ctxaction.secure import redact_text  # messages name files, which may hold a secret
+
+        print(f"ctxaction-secrets: {redact_text(str(exc))}", file=sys.stderr)
         return 2
 
 

@@ -115,16 +115,18 @@ def package_text(ws: Workspace, task: str, budget: int | None, profile: str) -> 
 
 def safe_relpath(root: Path, raw: str) -> str:
     """A repo-relative posix path that stays inside ``root`` once symlinks are resolved."""
+    from ctxaction.secure import clip
+
     path = raw.strip().replace("\\", "/")
     if not path or "\0" in path:
         raise ToolInputError("path is empty")
     if path.startswith("/") or re.match(r"^[A-Za-z]:", path) or path.startswith("~"):
-        raise ToolInputError(f"{raw!r:.80} is absolute: pass a path relative to the repository root")
+        raise ToolInputError(f"{clip(repr(raw), 80)} is absolute: pass a path relative to the repository")
     if ".." in path.split("/"):
-        raise ToolInputError(f"{raw!r:.80} climbs out with '..': pass a path inside the repository")
+        raise ToolInputError(f"{clip(repr(raw), 80)} climbs out with '..': pass a path inside the repository")
     rel = posixpath.normpath(path)
     if rel == "." or rel == ".git" or rel.startswith(".git/"):
-        raise ToolInputError(f"{raw!r:.80} is not a file of the repository")
+        raise ToolInputError(f"{clip(repr(raw), 80)} is not a file of the repository")
     real_root = os.path.realpath(root)
     real = os.path.realpath(os.path.join(real_root, rel))
     if real != real_root and not real.startswith(real_root + os.sep):
@@ -155,14 +157,18 @@ def excerpt(ws: Workspace, path: str, start: int = 1, end: int | None = None) ->
         text = repo.read_text(rel)
     if text is None:
         raise ToolInputError(f"{rel} is binary or unreadable")
-    lines = split_lines(text)
+    # Redact the whole file before slicing: a range inside a key block holds no BEGIN/END line,
+    # so the lines alone would not be recognised as part of a secret.
+    clean, found = redact(text, rel)
+    lines = split_lines(clean)
     total = len(lines)
     if total == 0:
         return f"{rel}: empty file"
     first = min(max(start, 1), total)
     last = min(total, end if end is not None and end >= first else first + MAX_EXCERPT_LINES - 1)
     last = min(last, first + MAX_EXCERPT_LINES - 1)
-    body, findings = redact("\n".join(lines[first - 1 : last]), rel)
+    body = "\n".join(lines[first - 1 : last])
+    findings = [f for f in found if f.line <= last and f.last_line >= first]
     header = f"{rel} lines {first}-{last} of {total}"
     if findings:
         header += f" ({len(findings)} secret(s) redacted)"
@@ -240,10 +246,14 @@ def create_server(ws: Workspace) -> MCPServer:
     expected = (ToolInputError, ValueError, ConfigError, BuildError, RuntimeError, OSError)
 
     def guarded(fn: Callable[[], str]) -> str:
+        # Every answer and error passes the redactor once more: file names, echoed paths and
+        # reasons leave the server like file contents do.
+        from ctxaction.secure import redact_text
+
         try:
-            return fn()
+            return redact_text(fn())
         except expected as exc:
-            raise ToolError(str(exc)) from None
+            raise ToolError(redact_text(str(exc))) from None
 
     @server.tool(
         description="Context package for a task: the files and lines that matter, with reasons. "

@@ -152,7 +152,9 @@ def _guarded(args: argparse.Namespace, action: Any) -> int:
         TokenizerError,
         ValueError,
     ) as exc:
-        print(f"ctxaction {args.command}: {exc}", file=sys.stderr)
+        from ctxaction.secure import redact_text  # messages echo arguments and paths
+
+        print(f"ctxaction {args.command}: {redact_text(str(exc))}", file=sys.stderr)
         return 1
 
 
@@ -172,8 +174,10 @@ def run_build(args: argparse.Namespace) -> int:
             )
         else:
             sys.stdout.write(result.rendered)
-        for warning in result.package.warnings:
-            print(f"warning: {warning}", file=sys.stderr)
+        from ctxaction.secure import redact_text
+
+        for warning in result.package.warnings:  # they name files, which may hold a secret
+            print(f"warning: {redact_text(warning)}", file=sys.stderr)
         return 0
 
     return _guarded(args, action)

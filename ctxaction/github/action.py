@@ -10,6 +10,7 @@ the job summary, a notice, and exit 0.
 from __future__ import annotations
 
 import os
+import sys
 import traceback
 from collections.abc import Mapping
 from pathlib import Path
@@ -46,7 +47,7 @@ from ctxaction.handoff import (
 from ctxaction.model import Package
 from ctxaction.pipeline import BudgetError, BuildError, BuildOptions, build_package, render
 from ctxaction.repo.git import RepoError
-from ctxaction.secure import redact
+from ctxaction.secure import clip, redact
 from ctxaction.task import TaskError
 from ctxaction.tokens import TokenizerError
 
@@ -96,7 +97,7 @@ class ActionRun:
         except BUILD_ERRORS as exc:
             return self.fail(exc, comment)
         except Exception as exc:  # a bug: keep the traceback, still answer the commenter
-            traceback.print_exc()
+            sys.stderr.write(redact(traceback.format_exc())[0])
             return self.fail(RuntimeError(f"unexpected {type(exc).__name__}: {exc}"), comment)
         if comment is not None:
             self.react(comment, "rocket")
@@ -320,13 +321,14 @@ class ActionRun:
                 package, lambda p: render(p, "markdown"), SUMMARY_LIMIT - utf8_len(head) - 1024, utf8_len
             )
             text += body
-        append_file(path, text + "\n")
+        append_file(path, redact(text)[0] + "\n")
 
     def write_outputs(self) -> None:
         """Write the collected outputs to ``$GITHUB_OUTPUT`` (if the runner gave one)."""
         path = self.env.get("GITHUB_OUTPUT")
         if path:
-            append_file(path, format_outputs(self.outputs))
+            # Outputs are read by later steps and shown in the run's log: redacted like the rest.
+            append_file(path, format_outputs({k: redact(v)[0] for k, v in self.outputs.items()}))
 
 
 def main(env: Mapping[str, str] | None = None, log: Log | None = None) -> int:
@@ -355,7 +357,8 @@ def explicit_request(inputs: Inputs, env: Mapping[str, str]) -> Request | Skip:
     the open PR of the checked-out branch (copilot-setup-steps, where no event names one)."""
     repo = env.get("GITHUB_REPOSITORY", "")
     if not REPO_RE.match(repo):
-        raise EventError(f"GITHUB_REPOSITORY must be owner/name to use input 'number', got {repo[:80]!r}")
+        shown = clip(repr(repo), 80)
+        raise EventError(f"GITHUB_REPOSITORY must be owner/name to use input 'number', got {shown}")
     event = env.get("GITHUB_EVENT_NAME", "")
     if inputs.number != "branch":
         return Request(event=event, action="", repo=repo, number=int(inputs.number), is_pr=None)
@@ -364,7 +367,8 @@ def explicit_request(inputs: Inputs, env: Mapping[str, str]) -> Request | Skip:
         return Skip("input 'number' is 'branch' but the runner names no branch (GITHUB_REF_NAME)")
     number = Client(repo, inputs.token, env.get("GITHUB_API_URL") or None).open_pull(branch)
     if number is None:
-        return Skip(f"no open pull request has branch {branch[:100]!r} as its head: nothing to package")
+        shown = clip(repr(branch), 100)
+        return Skip(f"no open pull request has branch {shown} as its head: nothing to package")
     return Request(event=event, action="", repo=repo, number=number, is_pr=True)
 
 
@@ -376,7 +380,7 @@ def _run(env: Mapping[str, str], log: Log) -> int:
         log.annotate("error", str(exc))
         return 1
     if env.get("GITHUB_ACTIONS") == "true":
-        log.line(f"::add-mask::{inputs.token}")
+        log.raw(f"::add-mask::{inputs.token}")
     workspace = Path(env.get("GITHUB_WORKSPACE") or os.getcwd()).resolve()
     config = (workspace / inputs.config).resolve() if inputs.config else workspace
     if not config.is_relative_to(workspace) or (inputs.config and not config.is_file()):
@@ -405,7 +409,7 @@ def _run(env: Mapping[str, str], log: Log) -> int:
         log.annotate("notice", request.reason)
         return 0
     if request.comment is not None:
-        log.line("triggering comment:\n" + quoted_log(posted_text(request.comment.body[:2000])))
+        log.line("triggering comment:\n" + quoted_log(posted_text(request.comment.body)[:2000]))
     run = ActionRun(inputs, request, workspace, env, log)
     try:
         return run.execute()

@@ -21,6 +21,7 @@ from pathlib import Path
 from ctxaction.github.event import SHA_RE
 from ctxaction.repo import git
 from ctxaction.repo.git import RepoError
+from ctxaction.secure import clip
 
 FETCH_TIMEOUT = 180.0
 
@@ -108,7 +109,7 @@ def fetch_pull_head(root: Path, number: int, sha: str, depth: int) -> str | None
     shallow too (``--depth``), so it does not pull the whole history behind the PR.
     """
     if not SHA_RE.match(sha):
-        return f"not a commit id: {sha!r:.80}"
+        return f"not a commit id: {clip(repr(sha), 80)}"
     if has_commit(root, sha):
         return None
     if not has_remote(root):

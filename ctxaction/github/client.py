@@ -23,6 +23,7 @@ from github.IssueComment import IssueComment
 
 from ctxaction import __version__
 from ctxaction.sanitize import PERMISSION_RANK
+from ctxaction.secure import clip
 
 DEFAULT_API_URL = "https://api.github.com"
 ACTIONS_BOT = "github-actions[bot]"
@@ -258,8 +259,8 @@ def _capped(items: Iterable[T], limit: int) -> list[T]:
 def _message(exc: GithubException) -> str:
     data = exc.data
     if isinstance(data, dict):
-        return str(data.get("message") or data)[:300]
-    return str(data or exc)[:300]
+        return clip(str(data.get("message") or data), 300, "")
+    return clip(str(data or exc), 300, "")
 
 
 def _rate_limit_wait(status: int, message: str, headers: dict[str, Any]) -> float | None:

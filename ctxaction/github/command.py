@@ -13,6 +13,8 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
+from ctxaction.secure import clip
+
 FORMATS = ("markdown", "xml", "json")
 MAX_LINE = 500
 MAX_ARGS = 20
@@ -98,7 +100,7 @@ def parse_args(text: str) -> Command:
 def _show(text: str) -> str:
     """Untrusted text echoed in a reply: short and without backticks or control characters."""
     cleaned = "".join(ch for ch in text if ch.isprintable() and ch != "`")
-    return cleaned[:40] + ("…" if len(cleaned) > 40 else "")
+    return clip(cleaned, 40)
 
 
 def _path(word: str) -> str:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ctxaction.jsonfile import read_json_object
+from ctxaction.secure import clip
 
 ISSUE_ACTIONS = frozenset({"opened", "edited", "reopened", "labeled"})
 PR_ACTIONS = frozenset({"opened", "synchronize", "reopened", "ready_for_review"})
@@ -98,7 +99,7 @@ class _Fields:
         if isinstance(value, str) and value.strip().isdigit():
             value = int(value.strip())
         if not isinstance(value, int) or value <= 0:
-            raise self._fail(path, f"should be a positive number, not {value!r:.40}")
+            raise self._fail(path, f"should be a positive number, not {clip(repr(value), 40)}")
         return value
 
     def text(self, path: str, required: bool = True) -> str:
@@ -152,7 +153,7 @@ def parse_event(
     if not repo:
         raise f._fail("repository.full_name", "is missing (and GITHUB_REPOSITORY is not set)")
     if not REPO_RE.match(repo):
-        raise f._fail("repository.full_name", f"is not owner/name: {repo!r:.80}")
+        raise f._fail("repository.full_name", f"is not owner/name: {clip(repr(repo), 80)}")
     action = f.text("action", required=False)
     if name == "issues":
         return _issues(f, repo, action)
@@ -192,7 +193,7 @@ def _pull_request(f: _Fields, repo: str, name: str, action: str) -> Request | Sk
     pull = f.obj("pull_request")
     head_sha = f.text("pull_request.head.sha")
     if not SHA_RE.match(head_sha):
-        raise f._fail("pull_request.head.sha", f"is not a commit id: {head_sha!r:.80}")
+        raise f._fail("pull_request.head.sha", f"is not a commit id: {clip(repr(head_sha), 80)}")
     return Request(
         event=name,
         action=action,

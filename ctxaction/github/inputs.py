@@ -17,6 +17,7 @@ from ctxaction.agents import AGENT_NAMES
 from ctxaction.github.client import ROLES
 from ctxaction.github.command import BUDGET_RANGE, COMMAND_RE, FORMATS, PROFILE_RE
 from ctxaction.sanitize import AGENT_HANDLES
+from ctxaction.secure import clip
 
 OUTPUTS = ("comment", "artifact", "summary")
 TRUE = frozenset({"true", "yes", "on", "1"})
@@ -63,7 +64,7 @@ def raw_input(env: Mapping[str, str], name: str) -> str:
 
 
 def _show(value: str) -> str:
-    return repr(value[:60] + ("…" if len(value) > 60 else ""))
+    return repr(clip(value, 60))
 
 
 def _int(name: str, value: str, low: int, high: int) -> int:

@@ -88,7 +88,10 @@ def xml_escape(text: str) -> str:
 
 
 def render(package: Package, fmt: str) -> str:
-    """The package as text in ``fmt`` (markdown, xml or json)."""
+    """The package as text in ``fmt`` (markdown, xml or json); secrets in names redacted."""
+    from ctxaction.render.names import displayed
+
+    package = displayed(package)
     if fmt == "json":
         return to_json(package)
     if fmt not in FORMATS:

@@ -92,24 +92,25 @@ def partial_fingerprint(item: Located) -> str:
     return hashlib.sha256(key.encode("utf-8", "replace")).hexdigest()[:32]
 
 
+def _location(item: Located) -> dict[str, object]:
+    """SARIF regions start at line 1: a secret in the file name has the file alone."""
+    where: dict[str, object] = {"artifactLocation": {"uri": item.path}}
+    if item.finding.line >= 1:
+        where["region"] = {
+            "startLine": item.finding.line,
+            "startColumn": item.finding.column,
+            "endLine": item.finding.last_line,
+        }
+    return where
+
+
 def _result(item: Located, index: int, level: str) -> dict[str, object]:
     result: dict[str, object] = {
         "ruleId": item.finding.rule,
         "ruleIndex": index,
         "level": level,
         "message": {"text": f"Possible secret ({item.finding.rule}): {item.finding.preview}"},
-        "locations": [
-            {
-                "physicalLocation": {
-                    "artifactLocation": {"uri": item.path},
-                    "region": {
-                        "startLine": item.finding.line,
-                        "startColumn": item.finding.column,
-                        "endLine": item.finding.last_line,
-                    },
-                }
-            }
-        ],
+        "locations": [{"physicalLocation": _location(item)}],
         "partialFingerprints": {FINGERPRINT_KEY: partial_fingerprint(item)},
     }
     if item.commit:
