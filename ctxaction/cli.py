@@ -13,13 +13,12 @@ import sys
 from collections.abc import Sequence
 
 from ctxaction import __version__
+from ctxaction.errors import CtxError
+from ctxaction.errors import UsageError as UsageError
 
 # Order is the order shown in --help.
 COMMANDS: tuple[str, ...] = ("build", "config", "scan", "hook", "action", "mcp")
 
-
-class UsageError(Exception):
-    """Bad command arguments: printed as one line, exit code 2."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -44,9 +43,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         return int(args.func(args))
-    except UsageError as exc:
-        print(f"ctxaction {args.command}: {exc}", file=sys.stderr)
-        return 2
+    except CtxError as exc:
+        # Every error a user can cause is one line; anything else is a bug and keeps its traceback.
+        print(f"ctxaction {args.command}: {exc.one_line()}", file=sys.stderr)
+        return exc.exit_code
 
 
 if __name__ == "__main__":

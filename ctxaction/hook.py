@@ -11,11 +11,12 @@ names (so ``core.hooksPath`` and worktrees are honoured); an existing hook is mo
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+
+from ctxaction.errors import HookError as HookError
 
 MARKER = "# ctxaction-secrets hook (managed by `ctxaction hook install`)"
 LEGACY_SUFFIX = ".ctxaction-legacy"
@@ -41,9 +42,6 @@ echo "ctxaction-secrets not found: pip install ctxaction, or skip once with git 
 exit 1
 """
 
-
-class HookError(Exception):
-    """Install/uninstall cannot proceed; the message says why and what to do."""
 
 
 class _Args:
@@ -130,9 +128,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             cwd=root,
             root=root,
         )
+    from ctxaction.errors import CtxError
+
     try:
         return execute(opts)
-    except ScanUsageError as exc:
+    except (ScanUsageError, CtxError) as exc:
         print(f"ctxaction-secrets: {exc}", file=sys.stderr)
         return 2
 
@@ -203,10 +203,9 @@ def _ours(path: Path) -> bool:
 
 
 def _write_executable(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.chmod(0o755)
-    os.replace(tmp, path)
+    from ctxaction.output import write_atomic
+
+    write_atomic(path, text, executable=True)
 
 
 if __name__ == "__main__":

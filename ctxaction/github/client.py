@@ -22,6 +22,7 @@ from github import Auth, Github, GithubException, UnknownObjectException
 from github.IssueComment import IssueComment
 
 from ctxaction import __version__
+from ctxaction.errors import GitHubError as GitHubError
 from ctxaction.sanitize import PERMISSION_RANK
 
 DEFAULT_API_URL = "https://api.github.com"
@@ -32,21 +33,6 @@ ROLES = tuple(sorted(PERMISSION_RANK, key=PERMISSION_RANK.__getitem__))
 MAX_ITEMS = 3000
 _PAT_PREFIXES = ("ghp_", "github_pat_", "gho_", "ghu_")
 T = TypeVar("T")
-
-
-class GitHubError(RuntimeError):
-    """A REST call failed for good (after retries when they applied)."""
-
-    def __init__(self, what: str, status: int, message: str) -> None:
-        super().__init__(f"GitHub API: {what} failed ({status or 'no response'}): {message}")
-        self.what = what
-        self.status = status
-        self.message = message
-
-    @property
-    def read_only(self) -> bool:
-        """The token may not write here (fork PRs, ``permissions: read``)."""
-        return self.status == 403 and "not accessible by integration" in self.message.lower()
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,8 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
+from ctxaction.errors import CommandError as CommandError
+
 FORMATS = ("markdown", "xml", "json")
 MAX_LINE = 500
 MAX_ARGS = 20
@@ -22,9 +24,6 @@ PROFILE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 COMMAND_RE = re.compile(r"^/[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")
 USAGE = "/context [profile] [budget=N] [+path …] [-path …] [format=markdown|xml|json]"
 
-
-class CommandError(ValueError):
-    """The command's arguments are wrong; the message is shown to the commenter."""
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ctxaction.errors import EventError as EventError
 from ctxaction.jsonfile import read_json_object
 
 ISSUE_ACTIONS = frozenset({"opened", "edited", "reopened", "labeled"})
@@ -20,9 +21,6 @@ PR_ACTIONS = frozenset({"opened", "synchronize", "reopened", "ready_for_review"}
 SHA_RE = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
 REPO_RE = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
 
-
-class EventError(ValueError):
-    """The event payload lacks a field the action needs, or has it with the wrong type."""
 
 
 @dataclass(frozen=True)

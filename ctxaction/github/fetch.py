@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ctxaction.errors import FetchError as FetchError
 from ctxaction.github.client import Client, GitHubError, ThreadComment
 from ctxaction.github.deliver import MARKER_RE, REPLY_MARKER
 from ctxaction.github.event import REPO_RE
@@ -26,9 +27,6 @@ CLOSING_RE = re.compile(r"\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s*:?\s+#(\
 MAX_LINKED = 3
 _REMOTE_RE = re.compile(r"github\.com[:/](?P<repo>[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+?)(?:\.git)?/?$")
 
-
-class FetchError(ValueError):
-    """The thread cannot be fetched as asked (bad repo name, no token, issue vs PR mismatch)."""
 
 
 @dataclass

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ctxaction.agents import AGENT_NAMES
+from ctxaction.errors import InputError as InputError
 from ctxaction.github.client import ROLES
 from ctxaction.github.command import BUDGET_RANGE, COMMAND_RE, FORMATS, PROFILE_RE
 from ctxaction.sanitize import AGENT_HANDLES
@@ -25,9 +26,6 @@ HISTORY_RANGE = (0, 100_000)
 MARKDOWN_RANGE = (0, 500_000)
 ARTIFACT_DIR_RE = re.compile(r"^[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)*$")
 
-
-class InputError(ValueError):
-    """An action input is missing or invalid."""
 
 
 @dataclass(frozen=True)

@@ -7,11 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
+from ctxaction.errors import BaselineError as BaselineError
+
 VERSION = 1
 
-
-class BaselineError(Exception):
-    """The baseline file is missing or malformed; the message says what to do."""
 
 
 def load(path: Path) -> frozenset[str]:

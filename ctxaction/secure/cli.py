@@ -8,6 +8,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ctxaction.errors import ScanUsageError as ScanUsageError
 from ctxaction.secure import baseline as baseline_file
 from ctxaction.secure.detect import Detector
 from ctxaction.secure.report import render, summary
@@ -15,10 +16,6 @@ from ctxaction.secure.rules import ALL_RULES
 from ctxaction.secure.run import Outcome, scan_blobs
 from ctxaction.secure.settings import SettingsError, load_settings
 from ctxaction.secure.sources import Blob, SourceError, diff, files, repo_root, staged
-
-
-class ScanUsageError(Exception):
-    """Bad options or input the user must fix (exit code 2); the message is one clear line."""
 
 
 class ScanOptions:
