@@ -120,13 +120,9 @@ def _open_folder(path: Path, inside: Path | None, owner: Owner | None, shown: st
         raise WriteError(f"{shown}: refusing to write outside {inside}")
     fd = os.open(inside, _DIR_FLAGS)
     walked: list[str] = []
-    try:
-        for part in parts:
-            walked.append(part)
-            fd = _enter(fd, part, owner, "/".join(walked))
-    except BaseException:
-        os.close(fd)
-        raise
+    for part in parts:  # _enter closes the parent's descriptor, also when it raises
+        walked.append(part)
+        fd = _enter(fd, part, owner, "/".join(walked))
     return fd
 
 

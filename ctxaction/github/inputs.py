@@ -20,6 +20,7 @@ from ctxaction.github.command import BUDGET_RANGE, COMMAND_RE, FORMATS, PROFILE_
 from ctxaction.sanitize import AGENT_HANDLES
 
 OUTPUTS = ("comment", "artifact", "summary")
+COMMENT_STYLES = ("compact", "full")
 TRUE = frozenset({"true", "yes", "on", "1"})
 FALSE = frozenset({"false", "no", "off", "0", ""})
 HISTORY_RANGE = (0, 100_000)
@@ -48,6 +49,7 @@ class Inputs:
     fail_on_error: bool = True
     markdown_limit: int = 30_000
     number: str = ""
+    comment_style: str = "compact"
 
 
 def raw_input(env: Mapping[str, str], name: str) -> str:
@@ -99,12 +101,9 @@ def read_inputs(env: Mapping[str, str]) -> Inputs:
     def get(name: str, default: str = "") -> str:
         return raw_input(env, name) or default
 
+    # Empty is allowed: pull requests from forks get empty secrets, and the run then falls back
+    # to the job summary (see action.py) instead of failing.
     token = get("github-token")
-    if not token:
-        raise InputError(
-            "input 'github-token' is empty: pass `github-token: ${{ github.token }}` (the default) "
-            "or a token secret"
-        )
     task = get("task", "auto")
     if not PROFILE_RE.match(task):
         raise InputError(f"input 'task': expected 'auto' or a profile name, got {_show(task)}")
@@ -143,6 +142,7 @@ def read_inputs(env: Mapping[str, str]) -> Inputs:
         fail_on_error=fail_on_error(env),
         markdown_limit=_int("markdown-limit", get("markdown-limit", "30000"), *MARKDOWN_RANGE),
         number=_number(get("number")),
+        comment_style=_choice("comment-style", get("comment-style", "compact").lower(), COMMENT_STYLES),
     )
 
 
