@@ -2,9 +2,9 @@
 verbatim, with a real CommonMark parser (markdown-it-py) instead of regexes.
 
 - :func:`escape_inline` makes a title, a reason or a task line inert inside a table cell, a
-  heading or a paragraph: every ASCII punctuation character CommonMark gives meaning to is
-  backslash-escaped (no link, image, heading, emphasis, HTML or table cell can be injected) and
-  bare URLs are broken so GitHub's autolinker does not make them live.
+  heading or a paragraph: the punctuation CommonMark builds inline constructs from, and a block
+  marker at the start, are backslash-escaped (no link, image, heading, emphasis, HTML or table
+  cell can be injected) and bare URLs are broken so GitHub's autolinker does not make them live.
 - :func:`verbatim_lines` and :func:`reference_definition_lines` tell the cleaner which lines
   GitHub shows as code (fenced *and* indented blocks) and which it renders as nothing at all (link
   reference definitions, whatever text they carry).
@@ -19,10 +19,13 @@ from functools import lru_cache
 from typing import Any
 
 ZWJ = "\u200d"
-# Everything CommonMark allows to be backslash-escaped (all ASCII punctuation).
-_PUNCT = re.compile(r"""([!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~])""")
+# The punctuation that opens or closes an inline construct (links, images, emphasis, code,
+# autolinks, raw HTML, entities, strikethrough, table cells). Block markers only count at the
+# start of a line: handled by _LINE_START.
+_PUNCT = re.compile(r"""([\\`*_\[\]<>!#|~()&])""")
+_LINE_START = re.compile(r"^([-+=>:]|\d{1,9}(?=[.)]))")
 # GitHub's extended autolinks: scheme://, www. and bare e-mail-ish hosts.
-_AUTOLINK = re.compile(r"(?i)\b(https?|ftp|mailto|www)(?=\\[:.])")
+_AUTOLINK = re.compile(r"(?i)\b(https?|ftp|mailto|www)(?=[:.])")
 _KEPT_ATTRIBUTES = {"*": {"href", "src", "width", "height", "align", "open", "colspan", "rowspan"}}
 
 
@@ -34,9 +37,15 @@ def escape_inline(text: str, limit: int = 0) -> str:
     flat = " ".join(text.split())
     if limit and len(flat) > limit:
         flat = flat[: limit - 1].rstrip() + "…"
-    escaped = _PUNCT.sub(r"\\\1", flat)
+    escaped = _LINE_START.sub(_escape_marker, _PUNCT.sub(r"\\\1", flat))
     # The escapes split the text nodes GitHub autolinks; the joiner after the scheme makes sure.
     return _AUTOLINK.sub(lambda m: m.group(1) + ZWJ, escaped)
+
+
+def _escape_marker(m: re.Match[str]) -> str:
+    """``- x`` → ``\\- x``; ``1. x`` → ``1\\. x`` (a list, heading or quote marker made plain)."""
+    marker = m.group(1)
+    return marker + "\\" if marker.isdigit() else "\\" + marker
 
 
 @lru_cache(maxsize=1)

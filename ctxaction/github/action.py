@@ -137,16 +137,20 @@ class ActionRun:
 
     def prepare_git(self, thread: Thread) -> tuple[str | None, str | None]:
         """Deepen a shallow checkout, fetch a PR head as data; returns (ref, rules_ref)."""
-        with checkout.credentials(self.workspace, self.inputs.token, self.env.get("GITHUB_SERVER_URL", "")):
-            return checkout.prepare(
-                self.workspace,
-                self.request.number,
-                thread.head_sha if thread.task.kind == "pr" else "",
-                thread.base_sha,
-                self.inputs.history_depth,
-                info=self.log.line,
-                warn=lambda message: self.log.annotate("warning", message),
-            )
+        server = self.env.get("GITHUB_SERVER_URL", "")
+        try:
+            with checkout.credentials(self.workspace, self.inputs.token, server):
+                return checkout.prepare(
+                    self.workspace,
+                    self.request.number,
+                    thread.head_sha if thread.task.kind == "pr" else "",
+                    thread.base_sha,
+                    self.inputs.history_depth,
+                    info=self.log.line,
+                    warn=lambda message: self.log.annotate("warning", message),
+                )
+        finally:
+            checkout.give_back(self.workspace, self.owner)
 
     def config_path(self) -> Path | None:
         return self.workspace / self.inputs.config if self.inputs.config else None

@@ -203,11 +203,6 @@ class Client:
 
         return self._call(f"find the open pull request of branch {branch}", fetch)
 
-    def minimize_comment(self, comment: ThreadComment, classifier: str = "OUTDATED") -> None:
-        """Hide a superseded comment of ours (GraphQL ``minimizeComment``), so it cannot mislead."""
-        handle: IssueComment = comment.handle
-        self._call(f"minimize comment {comment.id}", lambda: handle.minimize(classifier), write=True)
-
     def viewer_login(self) -> str:
         """The login the token acts as (works for personal tokens, not for app tokens)."""
         return self._call("get the token's user", lambda: str(self._gh.get_user().login))
