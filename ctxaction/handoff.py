@@ -174,9 +174,12 @@ def _drop_old_gitignore(workspace: Path) -> None:
         old.unlink()
 
 
-def keep_out_of_commits(workspace: Path, preset: AgentPreset, owner: Owner | None = None) -> str:
-    """List ``/.ctxaction/`` where git ignores it but the agent still reads it; returns where
-    ("" when the workspace is not a plain git checkout).
+def keep_out_of_commits(
+    workspace: Path, preset: AgentPreset, owner: Owner | None = None, also: tuple[str, ...] = ()
+) -> str:
+    """List ``/.ctxaction/`` (and the folders in ``also``: the artifact folder) where git ignores
+    them but the agent still reads them; returns where ("" when the workspace is not a plain git
+    checkout).
 
     Every preset but ``gemini`` uses ``.git/info/exclude``. gemini-cli skips what that file lists,
     so for it the line goes to ``.git/ctxaction-exclude``, named by ``core.excludesFile`` in the
@@ -188,22 +191,25 @@ def keep_out_of_commits(workspace: Path, preset: AgentPreset, owner: Owner | Non
         return ""
     configured = (git.try_run(workspace, ["config", "--get", "core.excludesFile"]) or "").strip()
     if preset.name == "gemini" and configured in ("", AGENT_EXCLUDES):
-        _append_line(workspace, workspace / AGENT_EXCLUDES, owner)
+        _append_lines(workspace, workspace / AGENT_EXCLUDES, owner, also)
         git.run(workspace, ["config", "--local", "core.excludesFile", AGENT_EXCLUDES])
         config = dot_git / "config"
         if owner is not None and not config.is_symlink():
             os.chown(config, owner.uid, owner.gid)
         return AGENT_EXCLUDES
-    _append_line(workspace, dot_git / "info" / "exclude", owner)
+    _append_lines(workspace, dot_git / "info" / "exclude", owner, also)
     return ".git/info/exclude"
 
 
-def _append_line(workspace: Path, path: Path, owner: Owner | None) -> None:
+def _append_lines(workspace: Path, path: Path, owner: Owner | None, also: tuple[str, ...]) -> None:
     current = ""
     if path.is_file() and not path.is_symlink():
         current = path.read_text(encoding="utf-8", errors="replace")
-    if EXCLUDE_LINE in current.split("\n"):
+    have = set(current.split("\n"))
+    missing = [line for line in (EXCLUDE_LINE, *(f"/{folder}/" for folder in also)) if line not in have]
+    if not missing:
         return
     glue = "" if not current or current.endswith("\n") else "\n"
-    note = "# context packages written by ctxaction: never committed, still readable by agents\n"
-    write_atomic(path, f"{current}{glue}{note}{EXCLUDE_LINE}\n", inside=workspace, owner=owner)
+    note = "# written by ctxaction: never committed, still readable by agents\n"
+    text = f"{current}{glue}{note}" + "".join(f"{line}\n" for line in missing)
+    write_atomic(path, text, inside=workspace, owner=owner)

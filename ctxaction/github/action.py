@@ -217,7 +217,8 @@ class ActionRun:
             markdown_limit=self.inputs.markdown_limit,
             owner=self.owner,
         )
-        excluded = keep_out_of_commits(self.workspace, preset, self.owner)
+        artifacts = (self.inputs.artifact_dir,) if "artifact" in self.inputs.outputs else ()
+        excluded = keep_out_of_commits(self.workspace, preset, self.owner, artifacts)
         self.outputs.update(handoff.outputs())
         kept = f"; kept out of commits by {excluded}" if excluded else ""
         written = f"{handoff.package_path} ({handoff.size} bytes, {preset.name})"
