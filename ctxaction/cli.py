@@ -47,6 +47,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Every error a user can cause is one line; anything else is a bug and keeps its traceback.
         print(f"ctxaction {args.command}: {exc.one_line()}", file=sys.stderr)
         return exc.exit_code
+    except OSError as exc:  # the environment (permissions, a full disk): one line too
+        where = f": {exc.filename}" if exc.filename else ""
+        print(f"ctxaction {args.command}: {exc.strerror or exc}{where}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":
