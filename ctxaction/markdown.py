@@ -2,9 +2,10 @@
 verbatim, with a real CommonMark parser (markdown-it-py) instead of regexes.
 
 - :func:`escape_inline` makes a title, a reason or a task line inert inside a table cell, a
-  heading or a paragraph: the punctuation CommonMark builds inline constructs from, and a block
-  marker at the start, are backslash-escaped (no link, image, heading, emphasis, HTML or table
-  cell can be injected) and bare URLs are broken so GitHub's autolinker does not make them live.
+  heading or a paragraph: the punctuation links, images, autolinks, raw HTML, code spans and
+  table cells are built from, and a block marker at the start, are backslash-escaped (no link,
+  image, heading, HTML or table cell can be injected) and bare URLs are broken so GitHub's
+  autolinker does not make them live.
 - :func:`verbatim_lines` and :func:`reference_definition_lines` tell the cleaner which lines
   GitHub shows as code (fenced *and* indented blocks) and which it renders as nothing at all (link
   reference definitions, whatever text they carry).
@@ -19,11 +20,11 @@ from functools import lru_cache
 from typing import Any
 
 ZWJ = "\u200d"
-# The punctuation that opens or closes an inline construct (links, images, emphasis, code,
-# autolinks, raw HTML, entities, strikethrough, table cells). Block markers only count at the
-# start of a line: handled by _LINE_START.
-_PUNCT = re.compile(r"""([\\`*_\[\]<>!#|~()&])""")
-_LINE_START = re.compile(r"^([-+=>:]|\d{1,9}(?=[.)]))")
+# What a link, image, autolink, raw HTML, code span or table cell needs: brackets (every link and
+# image form), angle brackets (autolinks, HTML), backticks, pipes and the escape character itself.
+# Emphasis marks are left alone (formatting only), so identifiers like pack_files stay readable.
+_PUNCT = re.compile(r"""([\\`\[\]<>|])""")
+_LINE_START = re.compile(r"^([-+=#*_:~]|\d{1,9}(?=[.)]))")
 # GitHub's extended autolinks: scheme://, www. and bare e-mail-ish hosts.
 _AUTOLINK = re.compile(r"(?i)\b(https?|ftp|mailto|www)(?=[:.])")
 _KEPT_ATTRIBUTES = {"*": {"href", "src", "width", "height", "align", "open", "colspan", "rowspan"}}
@@ -83,6 +84,15 @@ def reference_definition_lines(text: str) -> set[int]:
     # The reference rule consumes its lines without emitting a token: non-blank lines no
     # top-level block covers are those definitions.
     return {i for i, line in enumerate(lines) if line.strip() and i not in covered}
+
+
+def html_block_lines(text: str) -> list[tuple[int, int]]:
+    """0-based [start, end) line ranges of the raw HTML blocks GitHub renders."""
+    return [
+        (token.map[0], token.map[1])
+        for token in _block_tokens(text)
+        if token.type == "html_block" and token.map and token.level == 0
+    ]
 
 
 def has_live_markup(text: str) -> list[str]:

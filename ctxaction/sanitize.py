@@ -177,6 +177,7 @@ def strip_hidden(text: str) -> tuple[str, CleanReport]:
     prose = _CODE_OR_COMMENT.sub(code_or_comment, prose)
     prose = _remove_hidden_elements(prose, report)
     prose = _TAG.sub(lambda m: _clean_tag(m, report), prose)
+    prose = _sanitize_html_blocks(prose)
     prose = _MD_IMAGE.sub(lambda m: _drop_alt(m, report), prose)
     if report.hidden_removed:
         prose = _BLANK_RUN.sub("\n\n", prose)
@@ -213,6 +214,20 @@ def _shield_blocks(text: str, shield: Callable[[str], str], report: CleanReport)
         out.append(shield("\n".join(lines[i : end + 1])))
         i = end + 1
     return "\n".join(out)
+
+
+def _sanitize_html_blocks(text: str) -> str:
+    """Raw HTML blocks once more through nh3 (an allow-list sanitizer): what the patterns above
+    missed in odd markup (unquoted or doubled attributes, comments split across tags) goes."""
+    from ctxaction.markdown import clean_html, html_block_lines
+
+    lines = text.split("\n")
+    for start, end in reversed(html_block_lines(text)):
+        block = "\n".join(lines[start:end])
+        if "\x00" in block:  # holds shielded code: left as it is
+            continue
+        lines[start:end] = clean_html(block).split("\n")
+    return "\n".join(lines)
 
 
 def _attrs(raw: str) -> list[tuple[str, str | None]]:

@@ -276,3 +276,10 @@ def test_markdown_structure_comes_from_a_commonmark_parser() -> None:
     # An HTML comment inside an indented code block is shown by GitHub: kept verbatim.
     code = "Example:\n\n    <!-- shown as code -->\n    x = 1\n\nEnd"
     assert clean_text(code)[0] == code
+
+
+def test_html_blocks_pass_an_allow_list_sanitizer() -> None:
+    # The patterns keep href/src; nh3 (ammonia) also drops what no reader should be handed.
+    text = 'Intro\n\n<p><a href="javascript:alert(document.cookie)">click</a></p>\n\nOutro'
+    cleaned = clean_text(text)[0]
+    assert "javascript:" not in cleaned and "click" in cleaned and "Outro" in cleaned
