@@ -40,7 +40,6 @@ LISTED_EXCLUDED = 20
 LISTED_SKILLS = 20
 OVERVIEW_FILES = ("README.md", "README.rst", "README.txt", "README")
 
-
 Ranker = Callable[[RepoView, Task, Profile], list[Candidate]]
 
 
