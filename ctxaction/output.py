@@ -200,3 +200,25 @@ def _write_in(
         if isinstance(exc, OSError) and not isinstance(exc, WriteError):
             raise WriteError(f"cannot write {shown}: {exc.strerror or exc}") from None
         raise
+
+
+def append_text(path: Path | str, text: str) -> None:
+    """Append ``text`` in one write to a regular file (the runner's ``$GITHUB_OUTPUT`` and
+    ``$GITHUB_STEP_SUMMARY``), creating it if missing; a symlink, FIFO, device or folder there is
+    refused (:class:`WriteError`) instead of written through or blocked on."""
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | _NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+    try:
+        # Non-blocking open: a FIFO with no reader fails at once instead of hanging the run.
+        fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0), 0o666)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENXIO, errno.EISDIR):  # symlink, FIFO without reader, folder
+            what = kind_of(os.lstat(path).st_mode)
+            raise WriteError(f"{path} is {what}, not a regular file: refusing to write to it") from None
+        raise WriteError(f"cannot write {path}: {exc.strerror or exc}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise WriteError(f"{path} is {kind_of(mode)}, not a regular file: refusing to write to it")
+        os.write(fd, text.encode("utf-8"))
+    finally:
+        os.close(fd)

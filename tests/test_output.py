@@ -188,3 +188,21 @@ def _umask() -> int:
     old = os.umask(0)
     os.umask(old)
     return old
+
+
+def test_runner_files_are_appended_only_when_regular(tmp_path: Path) -> None:
+    from ctxaction.output import append_text
+
+    summary = tmp_path / "summary.md"
+    append_text(summary, "one\n")
+    append_text(summary, "two\n")
+    assert summary.read_text() == "one\ntwo\n"
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)  # no reader: a blocking open would hang the run
+    with pytest.raises(WriteError, match="named pipe"):
+        append_text(fifo, "x")
+    link = tmp_path / "link"
+    link.symlink_to(summary)
+    with pytest.raises(WriteError, match="symlink"):
+        append_text(link, "x")
+    assert summary.read_text() == "one\ntwo\n"

@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ctxaction.model import OmittedFile, Package
-from ctxaction.output import Owner, write_atomic
+from ctxaction.output import Owner, append_text, write_atomic
 from ctxaction.sanitize import neutralize_agent_handles, neutralize_mentions, neutralize_references
 from ctxaction.secure import redact
 
@@ -200,9 +200,9 @@ def format_outputs(values: Mapping[str, str]) -> str:
 
 
 def append_file(path: str | Path, text: str) -> None:
-    """Append ``text`` in one write (the runner reads these files after the step)."""
-    with open(path, "a", encoding="utf-8") as f:
-        f.write(text)
+    """Append ``text`` in one write (the runner reads these files after the step); only to a
+    regular file (see :func:`ctxaction.output.append_text`)."""
+    append_text(path, text)
 
 
 def write_artifacts(
