@@ -13,6 +13,7 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
+from ctxaction.errors import CommandError as CommandError
 from ctxaction.secure import clip
 
 FORMATS = ("markdown", "xml", "json")
@@ -24,9 +25,6 @@ PROFILE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 COMMAND_RE = re.compile(r"^/[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")
 USAGE = "/context [profile] [budget=N] [+path …] [-path …] [format=markdown|xml|json]"
 
-
-class CommandError(ValueError):
-    """The command's arguments are wrong; the message is shown to the commenter."""
 
 
 @dataclass(frozen=True)

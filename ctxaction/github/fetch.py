@@ -15,9 +15,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ctxaction.errors import FetchError as FetchError
 from ctxaction.github.client import Client, GitHubError, ThreadComment
 from ctxaction.github.deliver import MARKER_RE, REPLY_MARKER
-from ctxaction.github.event import REPO_RE
+from ctxaction.github.event import REPO_RE, Request
 from ctxaction.model import Comment, Task
 from ctxaction.repo import git
 from ctxaction.secure import clip
@@ -27,9 +28,6 @@ CLOSING_RE = re.compile(r"\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s*:?\s+#(\
 MAX_LINKED = 3
 _REMOTE_RE = re.compile(r"github\.com[:/](?P<repo>[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+?)(?:\.git)?/?$")
 
-
-class FetchError(ValueError):
-    """The thread cannot be fetched as asked (bad repo name, no token, issue vs PR mismatch)."""
 
 
 @dataclass
@@ -101,6 +99,17 @@ def fetch_thread(
         changed_files=files or task.changed_files,
     )
     return Thread(task=task, comments=comments, head_sha=head_sha, base_sha=base_sha, warnings=warnings)
+
+
+def payload_thread(request: Request) -> Thread:
+    """The thread as far as the event payload tells it (no token: no comments, no PR files)."""
+    data = request.data or {}
+    is_pr = bool(request.is_pr)
+    task = task_from_json(data, source=f"#{request.number}")
+    task = replace(task, kind="pr" if is_pr else "issue", number=request.number)
+    head = request.head_sha or (_sha(data, "head") if is_pr else "")
+    base = _sha(data, "base") if is_pr else ""
+    return Thread(task=task, comments=[], head_sha=head, base_sha=base)
 
 
 def _sha(pull: Mapping[str, Any], side: str) -> str:

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from ctxaction.errors import BudgetError as BudgetError
 from ctxaction.model import Candidate, FileMode, OmittedFile, PackedFile
 from ctxaction.pack import excerpt
 from ctxaction.pack.excerpt import Range
@@ -87,9 +88,6 @@ class Measure(Protocol):
         """Tokens of a file block's heading and markup, without its text."""
         ...
 
-
-class BudgetError(ValueError):
-    """The parts that must be packed do not fit in the budget."""
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ import subprocess
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
+from ctxaction.errors import SourceError as SourceError
 from ctxaction.secure.lazyre import LazyPattern
 
 DEFAULT_MAX_BYTES = 2_000_000
@@ -31,9 +32,6 @@ _DIFF_FLAGS = (
 # Only regular files and executables hold text worth scanning (not symlinks or submodules).
 _FILE_MODES = ("100644", "100755")
 
-
-class SourceError(Exception):
-    """The source cannot be read (not a repository, unknown revision …); message is user-facing."""
 
 
 class Blob:
