@@ -90,14 +90,14 @@ def _blobs(git_dir: Path, max_bytes: float) -> Iterator[tuple[str, str]]:
         proc.wait()
 
 
-def worker(mirrors: Path, max_mb: float, samples: int) -> dict[str, object]:
-    """Scan every mirror with the ``ctxaction`` importable here; counts as JSON-ready data."""
+def worker(git_dirs: list[tuple[str, Path]], max_mb: float, samples: int) -> dict[str, object]:
+    """Scan ``git_dirs`` with the ``ctxaction`` importable here; counts as JSON-ready data."""
     from ctxaction.secure import scan
 
     repos: dict[str, dict[str, float]] = {}
     rules: Counter[str] = Counter()
     shown: dict[str, list[str]] = {}
-    for name, git_dir in _git_dirs(mirrors):
+    for name, git_dir in git_dirs:
         size = findings = files = 0
         for path, text in _blobs(git_dir, max_mb * 1e6):
             files += 1
@@ -112,11 +112,15 @@ def worker(mirrors: Path, max_mb: float, samples: int) -> dict[str, object]:
     return {"repos": repos, "rules": dict(rules), "samples": shown}
 
 
-def _run(code: Path, args: argparse.Namespace, samples: int) -> dict[str, object]:
+def _run(
+    code: Path, args: argparse.Namespace, git_dirs: list[tuple[str, Path]], samples: int
+) -> dict[str, object]:
     env = {**os.environ, "PYTHONPATH": str(code)}
+    # Both sides get the same list: mirrors still being fetched must not appear in only one run.
+    names = [str(git_dir) for _, git_dir in git_dirs]
     out = subprocess.run(
-        [sys.executable, __file__, "--worker", "--mirrors", str(args.mirrors),
-         "--max-mb-per-repo", str(args.max_mb_per_repo), "--samples", str(samples)],
+        [sys.executable, __file__, "--worker", "--max-mb-per-repo", str(args.max_mb_per_repo),
+         "--samples", str(samples), *names],
         env=env,
         capture_output=True,
         text=True,
@@ -142,25 +146,30 @@ def _corpus() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Measure findings per MB on the mirrors (and the labelled corpus with ``--corpus``)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--mirrors", type=Path, default=MIRRORS, help="folder of mirrors (default: /work/.mirror)")
+    parser.add_argument("--mirrors", type=Path, default=MIRRORS, help="folder of mirrors")
     parser.add_argument("--max-mb-per-repo", type=float, default=40.0, help="text MB read per repository")
-    parser.add_argument("--compare", type=Path, help="another copy of the package to scan the same blobs with")
+    parser.add_argument("--compare", type=Path, help="another copy of the package")
     parser.add_argument("--samples", type=int, default=0, help="findings listed per rule (masked)")
     parser.add_argument("--corpus", action="store_true", help="also score the labelled corpus")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("git_dirs", nargs="*", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
-        print(json.dumps(worker(args.mirrors, args.max_mb_per_repo, args.samples)))
+        dirs = [(Path(d).parent.parent.name if Path(d).name == ".git" else Path(d).parent.name, Path(d))
+                for d in args.git_dirs]
+        print(json.dumps(worker(dirs, args.max_mb_per_repo, args.samples)))
         return 0
     if args.corpus:
         _corpus()
-    now = _run(ROOT, args, args.samples)
-    then = _run(args.compare, args, 0) if args.compare else None
+    git_dirs = _git_dirs(args.mirrors)
+    now = _run(ROOT, args, git_dirs, args.samples)
+    then = _run(args.compare, args, git_dirs, 0) if args.compare else None
     repos_now: dict[str, dict[str, float]] = now["repos"]  # type: ignore[assignment]
     repos_then: dict[str, dict[str, float]] = then["repos"] if then else {}  # type: ignore[assignment]
     mb = sum(r["mb"] for r in repos_now.values())
     found = sum(r["findings"] for r in repos_now.values())
-    print(f"{len(repos_now)} mirrors, {sum(r['files'] for r in repos_now.values()):.0f} text files, {mb:.1f} MB")
+    files = sum(r["files"] for r in repos_now.values())
+    print(f"{len(repos_now)} mirrors, {files:.0f} text files, {mb:.1f} MB")
     header = f"  {'repository':40s} {'MB':>7s} {'now':>5s}"
     print(header + (f" {'before':>6s}" if then else ""))
     for name, row in sorted(repos_now.items()):
