@@ -35,7 +35,9 @@ MAX_BLOB = 2_000_000
 
 
 def _git_dirs(root: Path) -> list[tuple[str, Path]]:
-    found = []
+    found: list[tuple[str, Path]] = []
+    if not root.is_dir():
+        return found
     for entry in sorted(root.iterdir()):
         if not entry.is_dir() or entry.name.startswith(".") or entry.name.endswith(".part"):
             continue

@@ -46,6 +46,7 @@ _PATHLIKE = LazyPattern(r"^(?:/|\./|\.\./|~/|[A-Za-z]:\\|https?://|file://)")
 _NAME_SHAPED = LazyPattern(
     r"[\w\-]+(?:\.[\w\-]+)+/[\w./\-]*|[a-z]{3,20}:[\w.\-]+:[\w.:\-]+|#[a-z0-9]+(?:-[a-z0-9]+)+"
 )
+_SNAKE_WORDS = LazyPattern(r"[a-z]{1,30}(?:_[a-z]{1,30}){1,6}")
 _NUMBER = LazyPattern(r"^[+\-]?\d{1,11}(?:\.\d+)?$")
 _VERSION = LazyPattern(r"^v?\d+(?:\.\d+){1,3}(?:[\-+][\w.]+)?$")
 
@@ -58,9 +59,13 @@ def _ext(path: str) -> str:
 def _is_literal(secret: str, ctx: Context) -> bool:
     """A quoted value is a literal anywhere; an unquoted one only in config files (.env, yaml …)
     or at the end of a string that opened before its name (``-H "X-Api-Key: v"``)."""
+    if ctx.after.startswith("<<"):
+        return False  # an example template (``KEY=prefix<<b64:40>>``): the value is made at run time
     if ctx.quote:
         if ctx.quote == "`" and "${" in secret:
             return False  # a JS template literal interpolates: ``token = `t.${id}` ``
+        if ctx.after[1:].lstrip().startswith("+"):
+            return False  # ``"eyJ…" + "a" * 3000``: the start of a string built in code
         return ctx.after.startswith(ctx.quote)  # else the value ran into a space: prose
     first = ctx.after.strip()[:1]
     in_string = False
@@ -126,7 +131,7 @@ def looks_like_value(secret: str) -> bool:
     """Shapes that are never credentials: numbers, versions, paths, URLs, file names, identifiers."""
     if _NUMBER.match(secret) or _VERSION.match(secret) or _PATHLIKE.match(secret) or _FILENAME.match(secret):
         return False
-    if is_placeholder(secret) or secret[0] in ":=" or secret.startswith(_PUBLIC_PREFIXES):
+    if is_placeholder(secret) or secret[0] == ":" or secret.startswith(_PUBLIC_PREFIXES):
         return False
     if _NAME_SHAPED.fullmatch(secret) or secret.endswith("\\") or "\\0" in secret or "\\x1b" in secret.lower():
         return False  # a name; a string running on past an escaped quote; terminal escapes
@@ -179,6 +184,8 @@ def random_enough(secret: str, *, strict: bool = False) -> bool:
 
 
 def _password_check(secret: str, ctx: Context) -> bool:
+    if _SNAKE_WORDS.fullmatch(secret):
+        return False  # ``ldap_bindpw``: an identifier, a name in a list of names
     if not (_key_ok(ctx.key) and _call_ok(secret, ctx) and _is_literal(secret, ctx) and looks_like_value(secret)):
         return False
     return strong_enough(secret)
