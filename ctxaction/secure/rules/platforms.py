@@ -73,9 +73,9 @@ RULES: list[Rule] = [
             "secret key: A3-<<upnum:6>>-<<upnum:6>>-<<upnum:5>>-<<upnum:5>>-<<upnum:5>>-<<upnum:5>>"),
         fp=("A3-XXXXXX-XXXXXXXXXXX-XXXXX-XXXXX-XXXXX",),
     ),
-    prefixed(
-        "infisical-token", "Infisical service / machine identity token",
-        r"st\.[a-f0-9]{24}\.[a-f0-9]{32}\.[a-f0-9]{32}", ("st.",), entropy=3.0,
+    keyed(
+        "infisical-token", "Infisical service token", r"infisical",
+        r"st\.[a-f0-9]{24}\.[a-f0-9]{32}\.[a-f0-9]{32}", ("infisical",),
         tp=("INFISICAL_TOKEN=st.<<hex:24>>.<<hex:32>>.<<hex:32>>",), fp=("st.<<hex:8>>.<<hex:8>>",),
     ),
     keyed(
@@ -88,9 +88,9 @@ RULES: list[Rule] = [
         r"[A-Za-z0-9_\-]{64}", ("hcp_client", "hcp-client"), entropy=4.0,
         tp=("HCP_CLIENT_SECRET=<<b64url:64>>",), fp=("HCP_CLIENT_ID=<<alnum:32>>",),
     ),
-    prefixed(
-        "akeyless-access-key", "Akeyless access id", r"p-[a-z0-9]{12}(?=[\s'\"]|$)", ("p-",), entropy=3.0,
-        tp=("AKEYLESS_ACCESS_ID=p-<<lownum:12>>",), fp=("left-p-margin",),
+    keyed(
+        "akeyless-access-key", "Akeyless access id", r"akeyless", r"p-[a-z0-9]{12,14}", ("akeyless",),
+        tp=("AKEYLESS_ACCESS_ID=p-<<lownum:12>>",), fp=("AKEYLESS_GATEWAY=https://api.akeyless.io",),
     ),
     prefixed(
         "sourcegraph-cody-token", "Sourcegraph Cody gateway / local token", r"slk_[a-f0-9]{64}|sgp_local_[a-f0-9]{40}|sgd_[a-f0-9]{64}",
@@ -143,7 +143,7 @@ RULES: list[Rule] = [
     prefixed(
         "authress-key", "Authress service client access key",
         r"(?:sc|ext|scauth|authress)_[A-Za-z0-9]{5,30}\.[A-Za-z0-9]{4,6}\.acc[_\-][a-z0-9\-]{10,32}\.[A-Za-z0-9+/_=\-]{30,120}",
-        ("sc_", "ext_", "scauth_", "authress_"), entropy=3.5,
+        (".acc_", ".acc-"), entropy=3.5, anchored=False,
         tp=("AUTHRESS_KEY=sc_<<lownum:12>>.<<lownum:5>>.acc_<<lownum:16>>.<<b64:60>>",), fp=("sc_main.cpp",),
     ),
     prefixed(

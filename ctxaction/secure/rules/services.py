@@ -81,8 +81,8 @@ RULES: list[Rule] = [
     ),
     # Payments
     prefixed(
-        "checkout-secret-key", "Checkout.com secret key", r"sk_(?:sbox_)?[a-z2-7]{26}[a-z2-7*#$=]|sk_(?:test_)?" + _UUID,
-        ("sk_sbox_", "sk_"), entropy=3.5,
+        "checkout-secret-key", "Checkout.com secret key", r"sk_sbox_[a-z2-7]{26}[a-z2-7*#$=]",
+        ("sk_sbox_",), entropy=3.5,
         tp=("CKO_SECRET_KEY=sk_sbox_<<lower:26>>=",), fp=("sk_sbox_<<lower:6>>",),
     ),
     prefixed(
@@ -104,10 +104,11 @@ RULES: list[Rule] = [
     ),
     prefixed(
         "stripe-payment-intent-secret", "Stripe PaymentIntent client secret", r"pi_[A-Za-z0-9]{24}_secret_[A-Za-z0-9]{25}",
-        ("pi_",), entropy=3.5, tp=('clientSecret: "pi_<<alnum:24>>_secret_<<alnum:25>>"',), fp=("pi_<<alnum:24>>",),
+        ("_secret_",), entropy=3.5, anchored=False, tp=('clientSecret: "pi_<<alnum:24>>_secret_<<alnum:25>>"',), fp=("pi_<<alnum:24>>",),
     ),
     keyed(
-        "lob-api-key", "Lob API key", r"lob", r"(?:live|test)_(?:pub_)?[a-f0-9]{31,35}", ("lob",),
+        "lob-api-key", "Lob API key", r"lob", r"(?:live|test)_(?:pub_)?[a-f0-9]{31,35}",
+        ("lob_", "lob-", "lobapi", "lobkey"),
         tp=("LOB_API_KEY=live_<<hex:35>>", "lob_key: test_pub_<<hex:31>>"), fp=("LOB_ENV=live",),
     ),
     keyed(
@@ -116,7 +117,7 @@ RULES: list[Rule] = [
         tp=("PLAID_CLIENT_ID=<<hex:24>>",), fp=("PLAID_ENV=sandbox",),
     ),
     keyed(
-        "wise-api-token", "Wise (TransferWise) API token", r"wise|transferwise", _UUID, ("wise", "transferwise"),
+        "wise-api-token", "Wise (TransferWise) API token", r"wise|transferwise", _UUID, ("wise_", "wise-", "wiseapi", "transferwise"),
         tp=("WISE_API_TOKEN=<<uuid>>",), fp=("WISE_PROFILE=personal",),
     ),
     # Messaging
@@ -125,7 +126,8 @@ RULES: list[Rule] = [
         entropy=3.0, tp=("PUBNUB_SECRET_KEY=sec-c-<<uuid>>", "PUBNUB_PUBLISH_KEY=pub-c-<<uuid>>"), fp=("pub-c-<<hex:8>>",),
     ),
     keyed(
-        "ably-api-key", "Ably API key", r"ably", r"[\w\-]{6}\.[\w\-]{6}:[\w\-]{39,43}", ("ably",), entropy=3.5,
+        "ably-api-key", "Ably API key", r"ably", r"[\w\-]{6}\.[\w\-]{6}:[\w\-]{39,43}",
+        ("ably_", "ably-", "ablyapi", "ablykey"), entropy=3.5,
         tp=("ABLY_API_KEY=<<alnum:6>>.<<alnum:6>>:<<b64url:43>>",), fp=("ABLY_CHANNEL=orders",),
     ),
     keyed(
@@ -140,8 +142,8 @@ RULES: list[Rule] = [
             "TELNYX_API_KEY=KEY<<HEX:32>>_<<alnum:22>>", "LINE_CHANNEL_ACCESS_TOKEN=<<b64:172>>"),
         fp=("PUSHER_CLUSTER=eu", "mailjet_template_name = 'welcome_email_v2'"),
     ),
-    prefixed(
-        "resend-api-key", "Resend API key", r"re_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}", ("re_",), entropy=3.5,
+    keyed(
+        "resend-api-key", "Resend API key", r"resend", r"re_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}", ("resend",), entropy=3.5,
         tp=("RESEND_API_KEY=re_<<alnum:8>>_<<alnum:24>>",), fp=("re_<<lower:8>>_compile",),
     ),
     keyed(
@@ -182,10 +184,6 @@ RULES: list[Rule] = [
     prefixed(
         "nvidia-api-key", "NVIDIA NGC / NIM API key", r"nvapi-[\w\-]{64}", ("nvapi-",), entropy=4.0,
         tp=("NVIDIA_API_KEY=nvapi-<<b64url:64>>",), fp=("nvapi-<<lower:8>>",),
-    ),
-    prefixed(
-        "elevenlabs-api-key", "ElevenLabs API key", r"sk_[a-f0-9]{48}", ("sk_",), entropy=3.0,
-        tp=("ELEVENLABS_API_KEY=sk_<<hex:48>>",), fp=("sk_<<hex:10>>",),
     ),
     keyed(
         "ai-service-key", "API key of an AI service named in its key (Together, Fireworks, Voyage, AssemblyAI, Deepgram, Stability, Runway, Jina, Gemini, Cerebras, SambaNova, Novita, Leonardo)",
