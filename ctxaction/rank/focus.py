@@ -9,13 +9,12 @@ the excerpter fills by weight, so a clear winner gets its whole body first.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping
 
-from ctxaction.mentions.words import is_code_like
 from ctxaction.model import Focus
 from ctxaction.rank.board import Hints
+from ctxaction.rank.evidence import Query, score_definitions
 from ctxaction.repo.symbols import Definition, definitions
 
 MAX_BODY_LINES = 160  # a longer definition is focused on its head and the evidence inside
@@ -33,17 +32,12 @@ REFERENCING_DEFS = 3
 MAX_READS = 6
 SMALL_FILE_LINES = 150  # a file this short is offered whole, below its best spans
 
-# Evidence points per kind of hint inside a definition.
+# Evidence points per kind of hint, for choosing windows inside a long definition.
 FRAME_POINTS = 3.0
 MESSAGE_POINTS = 2.5
 OPTION_POINTS = 1.0
-DEFINED_POINTS = 2.5
 USE_POINTS = 1.0
-NAME_POINTS = 1.5
 KEYWORD_POINTS = 1.2
-# Tests inside a source file (Rust `#[cfg(test)] mod tests`) repeat the names the issue uses; the
-# fix is in the code they test.
-TEST_CODE_FACTOR = 0.15
 
 
 class _Spans:
@@ -59,19 +53,18 @@ class _Spans:
             self.items.append(Focus(start, end, round(min(1.0, weight), 4), why))
 
 
-def build_focus(
-    path: str, text: str, hints: Hints, idf: Mapping[str, float], owners: Mapping[str, set[str]]
-) -> list[Focus]:
+def build_focus(path: str, text: str, hints: Hints, query: Query) -> list[Focus]:
     """Focus spans for one file, strongest first (overlaps are left to the excerpter)."""
     n_lines = text.count("\n") + (0 if text.endswith("\n") else 1)
     defs = definitions(text, path)
     spans = _Spans(n_lines)
     _line_windows(spans, hints)
-    kw_norm = sum(sorted(idf.values(), reverse=True)[:4]) or 1.0  # the four rarest keywords together
-    scored = _score_definitions(defs, hints, idf, kw_norm, owners)
+    idf, kw_norm = query.idf, query.kw_norm
+    scored = score_definitions(defs, hints, query)
     if scored:
-        best = scored[0][0]
-        for points, d, why in scored[:MAX_DEFS]:
+        best = scored[0].points
+        for s in scored[:MAX_DEFS]:
+            points, d, why = s.points, s.definition, s.why
             weight = 0.25 + 0.7 * points / best
             if d.kind == "variable":
                 spans.add(d.start - 1, d.end + 1, weight, why)
@@ -86,7 +79,7 @@ def build_focus(
                 spans.add(d.start, d.start + HEAD_LINES, weight, f"{why} (head)")
                 for line in _evidence_lines(hints, d, idf, kw_norm):
                     spans.add(line - 8, line + 8, weight * 0.9, f"{why} (around line {line})")
-        _referenced_constants(spans, text, defs, [d for _, d, _ in scored[:REFERENCING_DEFS]])
+        _referenced_constants(spans, text, defs, [s.definition for s in scored[:REFERENCING_DEFS]])
     header_end = _import_header_end(text)
     if header_end:
         spans.add(1, header_end + 1, HEADER_WEIGHT, "imports")
@@ -159,85 +152,6 @@ def _evidence_lines(hints: Hints, d: Definition, idf: Mapping[str, float], kw_no
         if len(chosen) == MAX_EVIDENCE:
             break
     return sorted(chosen)
-
-
-def _score_definitions(
-    defs: list[Definition],
-    hints: Hints,
-    idf: Mapping[str, float],
-    kw_norm: float,
-    owners: Mapping[str, set[str]],
-) -> list[tuple[float, Definition, str]]:
-    """(evidence points, definition, why) for definitions with any evidence, best first."""
-    out: list[tuple[float, Definition, str]] = []
-    for d in defs:
-        if d.kind == "variable":
-            strength = hints.defined.get(d.name)
-            if strength is not None:
-                # CONSTANT_NAMES are settings an issue quotes; a plain word is usually a coincidence.
-                shaped = 1.0 if is_code_like(d.name) else 0.4
-                out.append((DEFINED_POINTS * strength * shaped, d, f"defines {d.qualname}"))
-            continue
-        inner = [
-            x for x in defs if x is not d and x.kind != "variable" and d.start <= x.start and x.end <= d.end
-        ]
-        owned = _owned_lines(d, inner)
-        points = 0.0
-        whys: list[str] = []
-        frames = [n for n in hints.frame_lines if n in owned]
-        if frames:
-            points += FRAME_POINTS * min(2, len(frames))
-            whys.append(f"traceback line {frames[0]}")
-        msgs = [n for n in hints.message_lines if n in owned]
-        if msgs:
-            points += MESSAGE_POINTS
-            whys.append(hints.message_lines[msgs[0]])
-        opts = [n for n in hints.option_lines if n in owned]
-        if opts:
-            points += OPTION_POINTS
-            whys.append(hints.option_lines[opts[0]])
-        strength = hints.defined.get(d.name)
-        if strength is not None:
-            qualified = bool(d.parent) and d.parent in owners.get(d.name, set())
-            factor = 1.3 if qualified else (0.6 if owners.get(d.name) else 1.0)
-            # A class is named for its methods as much as for itself: weigh its head lightly.
-            points += DEFINED_POINTS * strength * factor * (0.6 if d.kind == "class" else 1.0)
-            whys.insert(0, f"defines {d.qualname}")
-        used = {hints.use_lines[n][1]: hints.use_lines[n][0] for n in hints.use_lines if n in owned}
-        used.pop(d.name, None)
-        if used:
-            points += USE_POINTS * sum(used.values())
-            whys.append("uses " + ", ".join(sorted(used)[:2]))
-        name_hits = [
-            v for n, (v, name) in hints.name_lines.items() if name == d.name and d.start <= n <= d.end
-        ]
-        if name_hits:
-            points += NAME_POINTS * max(name_hits)
-            whys.append("name matches the issue")
-        words: set[str] = set()
-        for n, kws in hints.keyword_lines.items():
-            if n in owned:
-                words |= kws
-        if words and d.kind != "class":
-            size = max(1, len(owned))
-            density = sum(idf.get(w, 0.0) for w in words) / kw_norm / (1.0 + math.log1p(size / 40))
-            points += KEYWORD_POINTS * density
-            if not whys:
-                whys.append("keywords " + ", ".join(sorted(words, key=lambda w: -idf.get(w, 0.0))[:3]))
-        if d.in_test:
-            points *= TEST_CODE_FACTOR
-        if points > 0:
-            out.append((points, d, f"{d.qualname}: {'; '.join(whys)}" if whys else d.qualname))
-    out.sort(key=lambda t: (-t[0], t[1].start))
-    return out
-
-
-def _owned_lines(d: Definition, inner: list[Definition]) -> set[int]:
-    """Lines of ``d`` not inside its nested definitions (a class owns its head, not its methods)."""
-    owned = set(range(d.start, d.end + 1))
-    for x in inner:
-        owned -= set(range(x.start, x.end + 1))
-    return owned
 
 
 def _import_header_end(text: str) -> int:
