@@ -22,7 +22,9 @@ _SECRET_WORDS = r"secret|token|credentials?|creds|key|auth|private|access|signin
 _PASSWORD_WORDS = r"password|passwd|passphrase|passcode|pwd|pass"
 # Words joined by separators, no digits: identifiers and paths rather than random secrets.
 _WORD_PATH = LazyPattern(r"[A-Za-z]{1,40}(?:[._:/\-]{1,2}[A-Za-z]{1,40}){1,8}")
-_HEADER_NAMES = frozenset(("authorization", "apikey", "token", "auth", "secret", "password"))
+_HEADER_NAMES = frozenset(
+    ("authorization", "apikey", "api-key", "token", "auth", "auth-token", "secret", "password", "private-token")
+)
 # A header value inside a quoted string (``-H "X-Api-Key: v"``): token characters only.
 _HEADER_VALUE = LazyPattern(r"[\w+/=.~\-]{10,300}")
 # ``act --secret NAME="$VALUE"``: the option names a variable, its value comes after ``=``.
@@ -75,7 +77,7 @@ def _is_literal(secret: str, ctx: Context) -> bool:
         in_string = (
             first in before
             and before.rstrip().endswith(":")
-            and ("-" in ctx.key or ctx.key.lower() in _HEADER_NAMES)
+            and _header_name(ctx.key)
             and bool(_HEADER_VALUE.fullmatch(secret))
             and any(ch.isdigit() for ch in secret)
         )
@@ -91,6 +93,13 @@ def _is_literal(secret: str, ctx: Context) -> bool:
         return True
     # In code an unquoted value is an expression: a name, or an operator first (``!!process.env.X``).
     return secret[0].isalnum() and not _IDENTIFIER.fullmatch(secret)
+
+
+def _header_name(key: str) -> bool:
+    """``X-Api-Key``, ``x-auth-token``, ``Private-Token``, ``Authorization``: an HTTP header's name,
+    not ``generic-secret`` in ``"generic-secret:0740…"`` (a rule id and a hash)."""
+    lower = key.lower()
+    return lower in _HEADER_NAMES or lower.startswith("x-") or ("-" in key and key[:1].isupper())
 
 
 _SETTERS = ("set", "with", "put", "add", "use")
