@@ -110,7 +110,7 @@ def test_randomness_is_calibrated_by_length() -> None:
         ("app.c", 'char password[] = "<<pw:14>>";'),
         ("app.php", "$password = '<<pw:14>>';"),
         ("deploy.sh", 'curl -H "X-Api-Key: <<alnum:32>>" https://api.acme.io/v1'),
-        ("app.py", "secret = 'm{{h}o)p${e]nob(ody[finds>-_$#thisone}'"),
+        ("app.py", "secret = '<<punct:36>>'"),
         ("app.py", "ZONKA_KEY = '<<alnum:36>>'"),
     ],
 )
