@@ -16,37 +16,14 @@ from typing import Any
 
 import yaml
 
+from ctxaction.errors import ConfigError as ConfigError
+from ctxaction.errors import KeyPath as KeyPath
 from ctxaction.rank.scoring import DEFAULT_WEIGHTS
 
 DEFAULT_FILE = "context-packages.yaml"
 LOOKUP = (".github/context-packages.yaml", "context-packages.yaml")
 SECTIONS = ("files", "rules", "history", "reserve")
 BUILTIN = "<built-in defaults>"
-
-KeyPath = tuple[str | int, ...]
-
-
-class ConfigError(Exception):
-    """A configuration problem, naming the file, the key and its line."""
-
-    def __init__(self, source: str, key: KeyPath | str, line: int | None, message: str) -> None:
-        self.source, self.line = source, line
-        self.key = key if isinstance(key, str) else dotted(key)
-        self.message = message
-        where = f"{source}:{line}" if line else source
-        super().__init__(f"{where}: {self.key}: {message}" if self.key else f"{where}: {message}")
-
-    def __reduce__(self) -> tuple[type[ConfigError], tuple[str, str, int | None, str]]:
-        return (ConfigError, (self.source, self.key, self.line, self.message))
-
-
-def dotted(path: KeyPath) -> str:
-    """``("profiles", "bugfix", "required_files", 0)`` → ``profiles.bugfix.required_files[0]``."""
-    out = ""
-    for part in path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
-    return out
-
 
 # ---- schema ---------------------------------------------------------------------------------
 

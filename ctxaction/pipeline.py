@@ -17,6 +17,7 @@ import pathspec
 
 from ctxaction import agents, mentions, rank
 from ctxaction.config import Config, Profile, load_config
+from ctxaction.errors import BuildError as BuildError
 from ctxaction.filter import PathFilter, Readable, Redactor, configured_detector, filter_candidates
 from ctxaction.model import Candidate, Excluded, OmittedFile, Package, Task
 from ctxaction.pack.budget import BudgetError, FileSource
@@ -39,12 +40,7 @@ LISTED_EXCLUDED = 20
 LISTED_SKILLS = 20
 OVERVIEW_FILES = ("README.md", "README.rst", "README.txt", "README")
 
-
 Ranker = Callable[[RepoView, Task, Profile], list[Candidate]]
-
-
-class BuildError(Exception):
-    """A package cannot be built: one line saying why and what to do."""
 
 
 @dataclass

@@ -8,7 +8,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ctxaction.cli import UsageError
+from ctxaction.errors import TaskError, UsageError
 from ctxaction.model import Task
 from ctxaction.render import FORMATS
 
@@ -83,7 +83,6 @@ def read_task(args: argparse.Namespace) -> Task:
         return read_issue_json(args.issue_json)
     if args.issue is not None or args.pr is not None:
         from ctxaction.github.fetch import FetchError, fetch_task
-        from ctxaction.task import TaskError
 
         number, kind = (args.issue, "issue") if args.issue is not None else (args.pr, "pr")
         try:
@@ -99,6 +98,14 @@ def read_task(args: argparse.Namespace) -> Task:
 
 
 def _options(args: argparse.Namespace) -> Any:
+    from ctxaction.extras import missing
+
+    needed = [] if args.allow_estimate else ["tiktoken"]
+    needed += [] if args.format == "json" else ["jinja2"]
+    needed += ["github"] if args.issue is not None or args.pr is not None else []
+    problem = missing(needed)
+    if problem:
+        raise UsageError(problem)
     from ctxaction.pipeline import BuildOptions
 
     if args.budget is not None and args.budget <= 0:
@@ -124,27 +131,20 @@ def _options(args: argparse.Namespace) -> Any:
 
 
 def _guarded(args: argparse.Namespace, action: Any) -> int:
-    """Run ``action``; known failures become one line on stderr and exit code 1."""
-    from ctxaction.config import ConfigError
-    from ctxaction.pipeline import BudgetError, BuildError
-    from ctxaction.repo.files import RepoError
-    from ctxaction.secure.settings import SettingsError
-    from ctxaction.task import TaskError
-    from ctxaction.tokens import TokenizerError
+    """Run ``action``; known failures become one line on stderr and exit code 1 (2 for usage and
+    write errors, which ``cli.main`` reports)."""
+    from ctxaction.errors import CtxError
+    from ctxaction.secure import redact_text  # messages echo arguments and paths
 
     try:
         return int(action(_options(args)))
-    except (
-        BuildError,
-        BudgetError,
-        ConfigError,
-        RepoError,
-        SettingsError,
-        TaskError,
-        TokenizerError,
-        ValueError,
-    ) as exc:
-        print(f"ctxaction {args.command}: {exc}", file=sys.stderr)
+    except CtxError as exc:
+        if exc.exit_code != 1:
+            raise
+        print(f"ctxaction {args.command}: {redact_text(exc.one_line())}", file=sys.stderr)
+        return 1
+    except ValueError as exc:
+        print(f"ctxaction {args.command}: {redact_text(str(exc))}", file=sys.stderr)
         return 1
 
 
@@ -164,8 +164,10 @@ def run_build(args: argparse.Namespace) -> int:
             )
         else:
             sys.stdout.write(result.rendered)
-        for warning in result.package.warnings:
-            print(f"warning: {warning}", file=sys.stderr)
+        from ctxaction.secure import redact_text
+
+        for warning in result.package.warnings:  # they name files, which may hold a secret
+            print(f"warning: {redact_text(warning)}", file=sys.stderr)
         return 0
 
     return _guarded(args, action)

@@ -13,6 +13,7 @@ import subprocess
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
+from ctxaction.errors import SourceError as SourceError
 from ctxaction.secure.lazyre import LazyPattern
 
 DEFAULT_MAX_BYTES = 2_000_000
@@ -26,30 +27,39 @@ _DIFF_FLAGS = (
     "--src-prefix=a/",
     "--dst-prefix=b/",
     "--no-relative",
+    "--inter-hunk-context=0",  # diff.interHunkContext would merge hunks, context lines and all
 )
 # Only regular files and executables hold text worth scanning (not symlinks or submodules).
 _FILE_MODES = ("100644", "100755")
 
-
-class SourceError(Exception):
-    """The source cannot be read (not a repository, unknown revision …); message is user-facing."""
 
 
 class Blob:
     """One text to scan. ``lines`` limits findings to those lines (added lines); None = all.
 
     ``text`` is None when the blob was skipped; ``note`` then says why (binary, too large …).
+    History blobs name their ``commit`` and hold only a commit's added lines: ``line_map[i]`` is
+    the line number in the committed file of the text's line ``i + 1`` (0 for a hunk separator).
     """
 
-    __slots__ = ("lines", "note", "path", "text")
+    __slots__ = ("commit", "line_map", "lines", "note", "path", "text")
 
     def __init__(
-        self, path: str, text: str | None, lines: frozenset[int] | None = None, note: str = ""
+        self,
+        path: str,
+        text: str | None,
+        lines: frozenset[int] | None = None,
+        note: str = "",
+        *,
+        commit: str = "",
+        line_map: tuple[int, ...] | None = None,
     ) -> None:
         self.path = path
         self.text = text
         self.lines = lines
         self.note = note
+        self.commit = commit
+        self.line_map = line_map
 
     def __repr__(self) -> str:
         return f"Blob({self.path!r}, lines={self.lines!r}, note={self.note!r})"
@@ -86,12 +96,16 @@ def repo_root(start: Path) -> Path | None:
 
 
 def decode(data: bytes, path: str, max_bytes: int) -> tuple[str | None, str]:
-    """``(text, note)``: None with a note for binary or oversized content; UTF-8 with replacement."""
+    """``(text, note)``: None with a note for binary or oversized content; UTF-8 with replacement,
+    UTF-16/32 text decoded too (git calls it binary; its secrets are secrets all the same)."""
     if len(data) > max_bytes:
         return None, f"skipped: {len(data):,} bytes is over the {max_bytes:,}-byte limit"
-    if b"\0" in data[:8192]:
-        return None, "skipped: binary"
-    return data.decode("utf-8", "replace"), ""
+    if b"\0" not in data[:8192]:
+        return data.decode("utf-8", "replace"), ""
+    from ctxaction.secure.decoding import decode_text
+
+    text = decode_text(data)
+    return (text, "") if text is not None else (None, "skipped: binary")
 
 
 def _read_blobs(root: Path, shas: Sequence[str]) -> dict[str, bytes]:
@@ -231,7 +245,10 @@ def _blobs_from_diff(
     contents = _read_blobs(root, sorted({c.sha for c in scannable}))
     for change in scannable:
         lines = None if all_lines else frozenset(added.get(change.path, ()))
-        text, note = decode(contents.get(change.sha, b""), change.path, max_bytes)
+        data = contents.get(change.sha, b"")
+        text, note = decode(data, change.path, max_bytes)
+        if text is not None and b"\0" in data[:8192]:
+            lines = None  # git diffs UTF-16/32 text as binary, with no added lines: scan it whole
         if text is not None and lines is not None and not lines:
             continue  # mode-only change, pure rename, or deletions only
         blobs.append(Blob(change.path, text, lines, note))
@@ -262,15 +279,18 @@ def diff(
     max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> list[Blob]:
     """What ``HEAD`` adds since ``rev`` (``rev`` may also be a ``A..B`` range)."""
+    return _blobs_from_diff(root, list(diff_ends(root, rev)), all_lines, None, max_bytes).blobs
+
+
+def diff_ends(root: Path, rev: str) -> tuple[str, str]:
+    """The commit shas ``(base, head)`` that ``--diff rev`` compares (``rev`` or ``A..B``)."""
     if rev.startswith("-"):
         raise SourceError(f"not a revision: {rev!r}")
     if ".." in rev:
         base, _, head = rev.partition("..")
         head = head.lstrip(".") or "HEAD"
-        revs = [_verify(root, base or "HEAD"), _verify(root, head)]
-    else:
-        revs = [_verify(root, rev), _verify(root, "HEAD")]
-    return _blobs_from_diff(root, revs, all_lines, None, max_bytes).blobs
+        return _verify(root, base or "HEAD"), _verify(root, head)
+    return _verify(root, rev), _verify(root, "HEAD")
 
 
 def _verify(root: Path, rev: str) -> str:

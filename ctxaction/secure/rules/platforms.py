@@ -8,8 +8,8 @@ examples are written here.
 
 from __future__ import annotations
 
+from ctxaction.secure.rule import END, Rule, keyed, prefixed
 from ctxaction.secure.rule import UUID as _UUID
-from ctxaction.secure.rule import Rule, keyed, prefixed
 from ctxaction.secure.rules.shape import named_random
 
 RULES: list[Rule] = [
@@ -62,7 +62,7 @@ RULES: list[Rule] = [
     ),
     Rule(
         "azure-container-registry-password", "Azure Container Registry access key",
-        r"(?P<secret>[A-Za-z0-9+/]{42}\+ACR[A-Za-z0-9]{6})(?=[^A-Za-z0-9+/=]|$)", ("+ACR",), entropy=4.0, boundary=True,
+        rf"(?P<secret>[A-Za-z0-9+/]{{42}}\+ACR[A-Za-z0-9]{{6}}){END}", ("+ACR",), entropy=4.0, boundary=True,
         tp=("ACR_PASSWORD=<<b64:42>>+ACR<<alnum:6>>",), fp=("docker login acme.azurecr.io -p $ACR_PASSWORD",),
     ),
     prefixed(
