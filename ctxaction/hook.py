@@ -7,6 +7,11 @@ are not staged (pre-push or manual runs) whole from disk. Exit 1 blocks the comm
 ``ctxaction hook install`` writes :data:`SHIM` into the folder ``git rev-parse --git-path hooks``
 names (so ``core.hooksPath`` and worktrees are honoured); an existing hook is moved aside to
 ``pre-commit.ctxaction-legacy`` and run first.
+
+Git runs hooks at the top of the work tree, so the repository being committed to must never be
+on ``sys.path``: the shim starts Python isolated (``-I``: no current folder, no ``PYTHON*``
+variables, no user site), or the ``ctxaction-secrets`` console script, whose ``sys.path`` starts
+at its own folder. A ``ctxaction/hook.py`` committed to the repository is never imported.
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ if [ -x "$legacy" ]; then
 fi
 PYTHON="${{CTXACTION_PYTHON:-}}"
 if [ -n "$PYTHON" ] && [ -x "$PYTHON" ]; then
-    exec "$PYTHON" -m ctxaction.hook
+    exec "$PYTHON" -I -m ctxaction.hook
 fi
 if command -v ctxaction-secrets >/dev/null 2>&1; then
     exec ctxaction-secrets
@@ -163,7 +168,10 @@ def install(cwd: Path, python: str = sys.executable) -> str:
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / HOOK_NAME
     legacy = folder / (HOOK_NAME + LEGACY_SUFFIX)
-    shim = SHIM.replace('PYTHON="${CTXACTION_PYTHON:-}"', f'PYTHON="${{CTXACTION_PYTHON:-{python}}}"')
+    # An interpreter that finds ctxaction only through the user site or PYTHONPATH cannot run it
+    # isolated: the shim then uses the console script on PATH instead.
+    pinned = python if _imports_isolated(python) else ""
+    shim = SHIM.replace('PYTHON="${CTXACTION_PYTHON:-}"', f'PYTHON="${{CTXACTION_PYTHON:-{pinned}}}"')
     if _ours(target):
         _write_executable(target, shim)
         return f"ctxaction hook already installed at {target} (refreshed)"
@@ -175,6 +183,17 @@ def install(cwd: Path, python: str = sys.executable) -> str:
         moved = f"; the existing hook now runs first from {legacy.name}"
     _write_executable(target, shim)
     return f"ctxaction hook installed at {target}{moved}"
+
+
+def _imports_isolated(python: str) -> bool:
+    """Whether ``python -I`` (the shim's way of starting it) can import the hook."""
+    try:
+        proc = subprocess.run(
+            [python, "-I", "-c", "import ctxaction.hook"], capture_output=True, check=False, timeout=60
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return proc.returncode == 0
 
 
 def uninstall(cwd: Path) -> str:
