@@ -16,11 +16,8 @@ from pathlib import Path
 import pathspec
 
 from ctxaction.model import Candidate, Excluded
-from ctxaction.repo.files import RepoView, split_lines
+from ctxaction.repo.files import MAX_FILE_BYTES, RepoView, split_lines
 from ctxaction.secure import Detector, PathRules, bulk_personal_data, default_detector, redact_with
-
-# Bigger files are never packed (not even excerpted): they are data, dumps or bundles.
-MAX_FILE_BYTES = 1_000_000
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,10 @@ the excerpter fills by weight, so a clear winner gets its whole body first.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 
 from ctxaction.mentions.words import is_code_like
@@ -168,8 +170,31 @@ def _score_definitions(
     kw_norm: float,
     owners: Mapping[str, set[str]],
 ) -> list[tuple[float, Definition, str]]:
-    """(evidence points, definition, why) for definitions with any evidence, best first."""
+    """(evidence points, definition, why) for definitions with any evidence, best first.
+
+    A definition's evidence is what lies on the lines it *owns*: its own lines, not those of the
+    definitions nested in it (a class owns its head, not its methods). Each hint line is handed to
+    its owners once (:class:`_Owners`), so the cost grows with the definitions plus the hint
+    lines, not with their product (a generated file has tens of thousands of definitions).
+    """
+    blocks = [d for d in defs if d.kind != "variable"]
+    own = _Owners(blocks)
+    frames = own.collect(hints.frame_lines)
+    msgs = own.collect(hints.message_lines)
+    opts = own.collect(hints.option_lines)
+    used: dict[int, dict[str, float]] = {}
+    for n, (weight, name) in hints.use_lines.items():
+        for i in own.of(n):
+            used.setdefault(i, {})[name] = weight
+    words: dict[int, set[str]] = {}
+    for n, kws in hints.keyword_lines.items():
+        for i in own.of(n):
+            words.setdefault(i, set()).update(kws)
+    named: dict[str, list[tuple[int, float]]] = {}
+    for n, (v, name) in sorted(hints.name_lines.items()):
+        named.setdefault(name, []).append((n, v))
     out: list[tuple[float, Definition, str]] = []
+    index = {id(d): i for i, d in enumerate(blocks)}
     for d in defs:
         if d.kind == "variable":
             strength = hints.defined.get(d.name)
@@ -178,24 +203,18 @@ def _score_definitions(
                 shaped = 1.0 if is_code_like(d.name) else 0.4
                 out.append((DEFINED_POINTS * strength * shaped, d, f"defines {d.qualname}"))
             continue
-        inner = [
-            x for x in defs if x is not d and x.kind != "variable" and d.start <= x.start and x.end <= d.end
-        ]
-        owned = _owned_lines(d, inner)
+        i = index[id(d)]
         points = 0.0
         whys: list[str] = []
-        frames = [n for n in hints.frame_lines if n in owned]
-        if frames:
-            points += FRAME_POINTS * min(2, len(frames))
-            whys.append(f"traceback line {frames[0]}")
-        msgs = [n for n in hints.message_lines if n in owned]
-        if msgs:
+        if i in frames:
+            points += FRAME_POINTS * min(2, len(frames[i]))
+            whys.append(f"traceback line {frames[i][0]}")
+        if i in msgs:
             points += MESSAGE_POINTS
-            whys.append(hints.message_lines[msgs[0]])
-        opts = [n for n in hints.option_lines if n in owned]
-        if opts:
+            whys.append(hints.message_lines[msgs[i][0]])
+        if i in opts:
             points += OPTION_POINTS
-            whys.append(hints.option_lines[opts[0]])
+            whys.append(hints.option_lines[opts[i][0]])
         strength = hints.defined.get(d.name)
         if strength is not None:
             qualified = bool(d.parent) and d.parent in owners.get(d.name, set())
@@ -203,27 +222,23 @@ def _score_definitions(
             # A class is named for its methods as much as for itself: weigh its head lightly.
             points += DEFINED_POINTS * strength * factor * (0.6 if d.kind == "class" else 1.0)
             whys.insert(0, f"defines {d.qualname}")
-        used = {hints.use_lines[n][1]: hints.use_lines[n][0] for n in hints.use_lines if n in owned}
-        used.pop(d.name, None)
-        if used:
-            points += USE_POINTS * sum(used.values())
-            whys.append("uses " + ", ".join(sorted(used)[:2]))
-        name_hits = [
-            v for n, (v, name) in hints.name_lines.items() if name == d.name and d.start <= n <= d.end
-        ]
-        if name_hits:
-            points += NAME_POINTS * max(name_hits)
+        uses = dict(used.get(i, {}))
+        uses.pop(d.name, None)
+        if uses:
+            points += USE_POINTS * sum(uses.values())
+            whys.append("uses " + ", ".join(sorted(uses)[:2]))
+        hits = named.get(d.name, [])
+        lo, hi = bisect_left(hits, (d.start, -math.inf)), bisect_right(hits, (d.end, math.inf))
+        if lo < hi:
+            points += NAME_POINTS * max(v for _, v in hits[lo:hi])
             whys.append("name matches the issue")
-        words: set[str] = set()
-        for n, kws in hints.keyword_lines.items():
-            if n in owned:
-                words |= kws
-        if words and d.kind != "class":
-            size = max(1, len(owned))
-            density = sum(idf.get(w, 0.0) for w in words) / kw_norm / (1.0 + math.log1p(size / 40))
+        found = words.get(i)
+        if found and d.kind != "class":
+            size = max(1, own.size(i))
+            density = sum(idf.get(w, 0.0) for w in found) / kw_norm / (1.0 + math.log1p(size / 40))
             points += KEYWORD_POINTS * density
             if not whys:
-                whys.append("keywords " + ", ".join(sorted(words, key=lambda w: -idf.get(w, 0.0))[:3]))
+                whys.append("keywords " + ", ".join(sorted(found, key=lambda w: -idf.get(w, 0.0))[:3]))
         if d.in_test:
             points *= TEST_CODE_FACTOR
         if points > 0:
@@ -232,12 +247,106 @@ def _score_definitions(
     return out
 
 
-def _owned_lines(d: Definition, inner: list[Definition]) -> set[int]:
-    """Lines of ``d`` not inside its nested definitions (a class owns its head, not its methods)."""
-    owned = set(range(d.start, d.end + 1))
-    for x in inner:
-        owned -= set(range(x.start, x.end + 1))
-    return owned
+class _Owners:
+    """Which definitions own which lines: a definition owns its lines outside every other
+    definition its span contains (same span included, so two definitions with one span own
+    nothing of it). Definitions from the parsers nest (a tree): each definition's owned lines are
+    its span minus its children's, found in one sorted pass. Spans that overlap without nesting
+    are handled too, by subtracting every contained span (slower, never seen from the parsers)."""
+
+    def __init__(self, blocks: list[Definition]) -> None:
+        self._blocks = blocks
+        spans = _nested_owned(blocks)
+        if spans is None:
+            spans = _overlapping_owned(blocks)
+        self._spans = spans  # per definition: its owned line runs, sorted, disjoint
+        runs = sorted((a, b, i) for i, own in enumerate(spans) for a, b in own)
+        self._runs = runs
+        self._starts = [a for a, _, _ in runs]
+        self._ends_max = list(itertools.accumulate((b for _, b, _ in runs), max))
+        self._cache: dict[int, list[int]] = {}
+
+    def of(self, line: int) -> list[int]:
+        """Indexes of the definitions owning ``line``."""
+        if line in self._cache:
+            return self._cache[line]
+        out: list[int] = []
+        k = bisect_right(self._starts, line) - 1
+        # Runs are sorted by start: walk back while some earlier run still reaches ``line``.
+        while k >= 0 and self._ends_max[k] >= line:
+            a, b, i = self._runs[k]
+            if a <= line <= b:
+                out.append(i)
+            k -= 1
+        self._cache[line] = out
+        return out
+
+    def collect(self, lines: Mapping[int, object]) -> dict[int, list[int]]:
+        """Per owning definition, the given lines it owns, in the mapping's order."""
+        out: dict[int, list[int]] = {}
+        for n in lines:
+            for i in self.of(n):
+                out.setdefault(i, []).append(n)
+        return out
+
+    def size(self, i: int) -> int:
+        """How many lines definition ``i`` owns."""
+        return sum(b - a + 1 for a, b in self._spans[i])
+
+
+def _gaps(start: int, end: int, covered: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The runs of ``start..end`` outside ``covered`` (sorted by start; may overlap)."""
+    out: list[tuple[int, int]] = []
+    cursor = start
+    for a, b in covered:
+        if a > cursor:
+            out.append((cursor, min(a - 1, end)))
+        cursor = max(cursor, b + 1)
+        if cursor > end:
+            break
+    if cursor <= end:
+        out.append((cursor, end))
+    return out
+
+
+def _nested_owned(blocks: list[Definition]) -> list[list[tuple[int, int]]] | None:
+    """Owned runs when the spans form a tree (each one inside or apart from the others), else None."""
+    order = sorted(range(len(blocks)), key=lambda i: (blocks[i].start, -blocks[i].end, i))
+    children: dict[int, list[int]] = {}
+    twinned: set[int] = set()
+    stack: list[int] = []
+    for i in order:
+        d = blocks[i]
+        while stack and blocks[stack[-1]].end < d.start:
+            stack.pop()
+        if stack:
+            top = blocks[stack[-1]]
+            if d.end > top.end:
+                return None
+            if (d.start, d.end) == (top.start, top.end):
+                twinned |= {i, stack[-1]}
+            children.setdefault(stack[-1], []).append(i)
+        stack.append(i)
+    return [
+        []
+        if i in twinned
+        else _gaps(d.start, d.end, [(blocks[c].start, blocks[c].end) for c in children.get(i, [])])
+        for i, d in enumerate(blocks)
+    ]
+
+
+def _overlapping_owned(blocks: list[Definition]) -> list[list[tuple[int, int]]]:
+    """Owned runs for spans that may overlap without nesting: every contained span subtracted."""
+    order = sorted(range(len(blocks)), key=lambda i: (blocks[i].start, blocks[i].end))
+    starts = [blocks[i].start for i in order]
+    out: list[list[tuple[int, int]]] = []
+    for i, d in enumerate(blocks):
+        lo, hi = bisect_left(starts, d.start), bisect_right(starts, d.end)
+        inner = [
+            (blocks[j].start, blocks[j].end) for j in order[lo:hi] if j != i and blocks[j].end <= d.end
+        ]
+        out.append(_gaps(d.start, d.end, inner))
+    return out
 
 
 def _import_header_end(text: str) -> int:
