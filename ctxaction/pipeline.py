@@ -14,8 +14,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pathspec
-
 from ctxaction import agents, mentions, rank
 from ctxaction.config import Config, Profile, load_config
 from ctxaction.filter import PathFilter, Readable, Redactor, configured_detector, filter_candidates
@@ -30,6 +28,7 @@ from ctxaction.repo.files import RepoError, RepoView, open_repo
 from ctxaction.repo.imports import ModuleIndex
 from ctxaction.sanitize import clean_task
 from ctxaction.secure import PathRules
+from ctxaction.secure.globs import gitignore_spec
 from ctxaction.tokens import get_counter
 
 __all__ = ["BudgetError", "BuildError", "BuildOptions", "BuildResult", "build", "build_package", "render"]
@@ -213,14 +212,14 @@ def _candidates(
     tracked = repo.paths()
     forced: list[Candidate] = []
     for pattern in include:
-        spec = pathspec.GitIgnoreSpec.from_lines([pattern])
+        spec = gitignore_spec([pattern])
         forced += [
             Candidate(p, reasons=["included by --include"], score=top + 1.0)
             for p in tracked
             if spec.match_file(p)
         ]
     for required in profile.required_files:
-        spec = pathspec.GitIgnoreSpec.from_lines([required.pattern])
+        spec = gitignore_spec([required.pattern])
         forced += [
             Candidate(
                 p,

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
-from ctxaction.jsonfile import read_json_object
+from ctxaction.jsonfile import loads, read_json_object
 from ctxaction.model import Comment, Task
 
 __all__ = [
@@ -68,7 +68,7 @@ def read_stdin(stream: TextIO | None = None) -> Task:
         raise TaskError("stdin is empty: pipe an issue (title line, blank line, body) or pass --issue-file")
     if stripped.startswith("{"):
         try:
-            obj = json.loads(stripped)
+            obj = loads(stripped)
         except json.JSONDecodeError:
             obj = None
         if isinstance(obj, Mapping):

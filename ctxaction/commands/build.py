@@ -100,7 +100,13 @@ def read_task(args: argparse.Namespace) -> Task:
 
 def _options(args: argparse.Namespace) -> Any:
     from ctxaction.pipeline import BuildOptions
+    from ctxaction.secure.globs import pattern_problem
 
+    for flag, patterns in (("--include", args.include), ("--exclude", args.exclude)):
+        for pattern in patterns:
+            problem = pattern_problem(pattern)
+            if problem:
+                raise UsageError(f"{flag} {pattern!r}: {problem}")
     if args.budget is not None and args.budget <= 0:
         raise UsageError(f"--budget must be a positive number of tokens, got {args.budget}")
     if args.history_depth is not None and args.history_depth < 0:
@@ -124,26 +130,25 @@ def _options(args: argparse.Namespace) -> Any:
 
 
 def _guarded(args: argparse.Namespace, action: Any) -> int:
-    """Run ``action``; known failures become one line on stderr and exit code 1."""
-    from ctxaction.config import ConfigError
+    """Run ``action``; known failures become one line on stderr: exit code 2 for input the user
+    must fix (an unknown profile, a bad config, pattern or ``.contextignore``), 1 for the rest."""
+    from ctxaction.config import ConfigError, ProfileError
     from ctxaction.pipeline import BudgetError, BuildError
     from ctxaction.repo.files import RepoError
+    from ctxaction.secure.globs import PatternError
     from ctxaction.secure.settings import SettingsError
     from ctxaction.task import TaskError
     from ctxaction.tokens import TokenizerError
 
     try:
         return int(action(_options(args)))
-    except (
-        BuildError,
-        BudgetError,
-        ConfigError,
-        RepoError,
-        SettingsError,
-        TaskError,
-        TokenizerError,
-        ValueError,
-    ) as exc:
+    except ProfileError as exc:
+        print(f"ctxaction {args.command}: --task: {exc}", file=sys.stderr)
+        return 2
+    except (ConfigError, PatternError, SettingsError) as exc:
+        print(f"ctxaction {args.command}: {exc}", file=sys.stderr)
+        return 2
+    except (BuildError, BudgetError, RepoError, TaskError, TokenizerError, ValueError) as exc:
         print(f"ctxaction {args.command}: {exc}", file=sys.stderr)
         return 1
 

@@ -47,10 +47,13 @@ from ctxaction.model import Package
 from ctxaction.pipeline import BudgetError, BuildError, BuildOptions, build_package, render
 from ctxaction.repo.git import RepoError
 from ctxaction.secure import redact
+from ctxaction.secure.globs import PatternError
 from ctxaction.task import TaskError
 from ctxaction.tokens import TokenizerError
 
-BUILD_ERRORS = (BuildError, BudgetError, ConfigError, RepoError, TaskError, TokenizerError, OSError)
+BUILD_ERRORS = (
+    BuildError, BudgetError, ConfigError, PatternError, RepoError, TaskError, TokenizerError, OSError,
+)  # fmt: skip
 
 
 class ActionRun:

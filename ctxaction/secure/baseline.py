@@ -18,9 +18,11 @@ def load(path: Path) -> frozenset[str]:
     """Fingerprints in the baseline at ``path``."""
     import json  # here, not at import: most hook runs have no baseline
 
+    from ctxaction.jsonfile import loads
+
     hint = f"regenerate it with `ctxaction scan --update-baseline --baseline {path} …`"
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise BaselineError(f"baseline {path}: no such file; create it with --update-baseline") from None
     except OSError as exc:

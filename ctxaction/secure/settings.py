@@ -66,12 +66,16 @@ def load_settings(root: Path | None, explicit: Path | None = None) -> Settings:
         return Settings()
     import yaml
 
+    from ctxaction import yamlsafe
+
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise SettingsError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise SettingsError(f"{path}: not UTF-8 text") from None
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yamlsafe.compose(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{path}:{mark.line + 1}" if mark else str(path)
@@ -142,6 +146,8 @@ def _parse(section: Any, path: Path) -> Settings:
                 f"secrets.{key}",
                 "unknown key; known: allowlist, disabled_rules, max_file_size",
             )
+    if lists.get("paths"):
+        _check_paths(path, section, lists["paths"])
     for i, pattern in enumerate(lists.get("regexes", ())):
         try:
             re.compile(pattern)
@@ -154,6 +160,19 @@ def _parse(section: Any, path: Path) -> Settings:
         disabled_rules=disabled,
     )
     return Settings(allowlist=allow, max_file_size=max_size, source=str(path))
+
+
+def _check_paths(path: Path, section: Any, patterns: tuple[str, ...]) -> None:
+    """Every allowlist path pattern compiles; a bad one is named with its line."""
+    from ctxaction.secure.globs import PatternError, gitignore_spec
+
+    try:
+        gitignore_spec(patterns)
+    except PatternError as exc:
+        listed = _child(_child(section, "allowlist"), "paths")
+        items = listed.value if listed is not None else []
+        node = items[exc.index] if exc.index < len(items) else section
+        raise _fail(path, node, f"secrets.allowlist.paths[{exc.index}]", str(exc)) from None
 
 
 def _check_rule_ids(path: Path, node: Any, ids: tuple[str, ...]) -> None:
