@@ -45,7 +45,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except UsageError as exc:
-        print(f"ctxaction {args.command}: {exc}", file=sys.stderr)
+        from ctxaction.printable import printable
+
+        print(f"ctxaction {args.command}: {printable(str(exc))}", file=sys.stderr)
         return 2
 
 

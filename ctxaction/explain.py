@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ctxaction.pipeline import BuildResult
+from ctxaction.printable import printable
 from ctxaction.rank.scoring import parts
 
 _WIDTH = 100
@@ -35,7 +36,8 @@ def table(result: BuildResult, limit: int = 40) -> str:
         lines.append(f"… {hidden} more candidates (raise --limit to see them)")
     for warning in package.warnings:
         lines.append(f"warning: {warning}")
-    return "\n".join(lines) + "\n"
+    # Titles, paths and reasons come from the task and the repository: one printed line each.
+    return "\n".join(printable(line) for line in lines) + "\n"
 
 
 def _clip(text: str) -> str:

@@ -138,7 +138,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return execute(opts)
     except ScanUsageError as exc:
-        print(f"ctxaction-secrets: {exc}", file=sys.stderr)
+        from ctxaction.printable import printable
+
+        print(f"ctxaction-secrets: {printable(str(exc))}", file=sys.stderr)
         return 2
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from ctxaction.cli import UsageError
 from ctxaction.model import Task
+from ctxaction.printable import printable
 from ctxaction.render import FORMATS
 
 SAMPLE = "sample-issue.txt"
@@ -143,13 +144,13 @@ def _guarded(args: argparse.Namespace, action: Any) -> int:
     try:
         return int(action(_options(args)))
     except ProfileError as exc:
-        print(f"ctxaction {args.command}: --task: {exc}", file=sys.stderr)
+        print(f"ctxaction {args.command}: --task: {printable(str(exc))}", file=sys.stderr)
         return 2
     except (ConfigError, PatternError, SettingsError) as exc:
-        print(f"ctxaction {args.command}: {exc}", file=sys.stderr)
+        print(f"ctxaction {args.command}: {printable(str(exc))}", file=sys.stderr)
         return 2
     except (BuildError, BudgetError, RepoError, TaskError, TokenizerError, ValueError) as exc:
-        print(f"ctxaction {args.command}: {exc}", file=sys.stderr)
+        print(f"ctxaction {args.command}: {printable(str(exc))}", file=sys.stderr)
         return 1
 
 
@@ -170,7 +171,7 @@ def run_build(args: argparse.Namespace) -> int:
         else:
             sys.stdout.write(result.rendered)
         for warning in result.package.warnings:
-            print(f"warning: {warning}", file=sys.stderr)
+            print(f"warning: {printable(warning)}", file=sys.stderr)
         return 0
 
     return _guarded(args, action)

@@ -4,6 +4,7 @@ report ever holds a full secret."""
 from __future__ import annotations
 
 from ctxaction import __version__
+from ctxaction.printable import printable
 from ctxaction.secure.run import Outcome
 
 FORMATS = ("text", "json", "sarif")
@@ -20,8 +21,10 @@ def render(outcome: Outcome, fmt: str) -> str:
 
 
 def _text(outcome: Outcome) -> str:
+    # File names and previews come from the scanned files: printed escaped, one line each.
     lines = [
-        f"{item.path}:{item.finding.line}:{item.finding.column}: {item.finding.rule} {item.finding.preview}"
+        f"{printable(item.path)}:{item.finding.line}:{item.finding.column}: "
+        f"{item.finding.rule} {printable(item.finding.preview)}"
         for item in outcome.findings
     ]
     return "".join(f"{line}\n" for line in lines)
@@ -29,7 +32,7 @@ def _text(outcome: Outcome) -> str:
 
 def summary(outcome: Outcome) -> str:
     """One or more lines for stderr: counts, skipped files, and how to allow a false alarm."""
-    out = [f"note: {path}: {note}" for path, note in outcome.notes]
+    out = [f"note: {printable(path)}: {printable(note)}" for path, note in outcome.notes]
     n = len(outcome.findings)
     files = len({item.path for item in outcome.findings})
     extra = f" ({outcome.baselined} more in the baseline)" if outcome.baselined else ""
@@ -68,6 +71,7 @@ def _json(outcome: Outcome) -> str:
 
 def _sarif(outcome: Outcome) -> str:
     import json
+    from urllib.parse import quote
 
     from ctxaction.secure.rules import by_id
 
@@ -96,7 +100,8 @@ def _sarif(outcome: Outcome) -> str:
             "locations": [
                 {
                     "physicalLocation": {
-                        "artifactLocation": {"uri": item.path},
+                        # A URI reference: spaces, %, #, ? and non-ASCII are percent-encoded.
+                        "artifactLocation": {"uri": quote(item.path, safe="/")},
                         "region": {
                             "startLine": item.finding.line,
                             "startColumn": item.finding.column,
