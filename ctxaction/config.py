@@ -455,18 +455,27 @@ def _check_patterns(data: Mapping[str, Any], fail: Any) -> None:
     ]
     checks += [(("rules", "skills", i), p) for i, p in enumerate(data["rules"]["skills"])]
     for i, source in enumerate(data["rules"]["sources"]):
+        _check_complete(source, _RULE_SOURCE, ("rules", "sources", i), fail)
         checks.append((("rules", "sources", i, "pattern"), source["pattern"]))
         _check_max_lines(source, ("rules", "sources", i), fail)
         if source["priority"] < 1:
             raise fail(("rules", "sources", i, "priority"), "layers start at 1 (1 and 2 are always packed)")
     for name, body in data["profiles"].items():
         for i, required in enumerate(body.get("required_files", [])):
+            at: KeyPath = ("profiles", name, "required_files", i)
+            _check_complete(required, _PROFILE["required_files"][0], at, fail)
             checks.append((("profiles", name, "required_files", i, "pattern"), required["pattern"]))
             _check_max_lines(required, ("profiles", name, "required_files", i), fail)
     for key, pattern in checks:
         problem = pattern_issue(pattern)
         if problem:
             raise fail(key, problem)
+
+
+def _check_complete(item: Mapping[str, Any], spec: Mapping[str, Any], path: KeyPath, fail: Any) -> None:
+    missing = [key for key in spec if key not in item]
+    if missing:
+        raise fail(path, f"missing {', '.join(missing)}")
 
 
 def _check_max_lines(item: Mapping[str, Any], path: KeyPath, fail: Any) -> None:

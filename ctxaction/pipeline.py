@@ -135,6 +135,12 @@ def _build(opts: BuildOptions, repo: RepoView, config: Config) -> BuildResult:
     paths = PathFilter(repo, PathRules.from_repo(repo.root, config.sensitive_paths), opts.exclude)
     filtered = filter_candidates(candidates, repo, paths, profile.max_files * SPARE_FACTOR)
     named = _named_but_skipped(repo, task)
+    warnings += [
+        f"{r.candidate.path} is not UTF-8 text (Latin-1 or another legacy encoding?): "
+        "its undecodable bytes are shown as U+FFFD"
+        for r in filtered.kept[: profile.max_files]
+        if r.candidate.path in repo.not_utf8
+    ]
     filtered.excluded = [*named, *(e for e in filtered.excluded if e not in named)]
     selected = [r.candidate.path for r in filtered.kept[: profile.max_files]]
     rules_repo = open_repo(repo.root, ref=opts.rules_ref) if opts.rules_ref else repo

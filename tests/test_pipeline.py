@@ -210,6 +210,7 @@ def test_binary_non_utf8_and_huge_files(make_repo: Callable[..., GitRepo]) -> No
     assert "app/logo.png" not in paths and "app/huge.py" not in paths
     legacy = next(f for f in data["files"] if f["path"] == "app/legacy.py")
     assert "caf\ufffd" in legacy["text"]
+    assert any(w.startswith("app/legacy.py is not UTF-8 text") for w in data["warnings"])
     # Too large to be ranked or parsed at all; named in the task, it is listed with the reason.
     assert "app/huge.py" not in result.decisions
     named = dataclasses.replace(ISSUE, body=ISSUE.body + "\nSee app/huge.py and app/logo.png.")

@@ -68,6 +68,7 @@ class RepoView:
         self._by_path: dict[str, TrackedFile] = {}
         self._text_cache: dict[str, str | None] = {}
         self._special: dict[str, str] = {}  # work-tree paths that are FIFOs, sockets, devices, folders
+        self.not_utf8: set[str] = set()  # paths read whose bytes were not all UTF-8 (shown as U+FFFD)
         self._cat = git.CatFile(root) if ref else None
         self._lock = threading.Lock()
 
@@ -216,6 +217,8 @@ class RepoView:
         text = None if data is None or b"\0" in data[:BINARY_PROBE] else data.decode("utf-8", "replace")
         with self._lock:
             self._text_cache[path] = text
+            if text is not None and "\ufffd" in text and _not_utf8(data):
+                self.not_utf8.add(path)
         return text
 
     def lines(self, path: str) -> list[str]:
@@ -301,6 +304,14 @@ class RepoView:
         cat = getattr(self, "_cat", None)
         if cat is not None:
             cat.close()
+
+
+def _not_utf8(data: bytes | None) -> bool:
+    try:
+        (data or b"").decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    return False
 
 
 def split_lines(text: str) -> list[str]:
