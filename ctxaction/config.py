@@ -83,10 +83,11 @@ class Nullable:
 
 
 _RULE_SOURCE = {"pattern": str, "priority": int, "max_lines": Nullable(int)}
+_REQUIRED_FILE = {"pattern": str, "max_lines": Nullable(int)}
 _PROFILE = {
     "extends": str,
     "labels": [str],
-    "required_files": [{"pattern": str, "max_lines": Nullable(int)}],
+    "required_files": [_REQUIRED_FILE],
     "scoring": MapOf(float, frozenset(DEFAULT_WEIGHTS)),
     "budget": {"total_tokens": int, "shares": MapOf(float, frozenset(SECTIONS))},
     "max_files": int,
@@ -463,7 +464,7 @@ def _check_patterns(data: Mapping[str, Any], fail: Any) -> None:
     for name, body in data["profiles"].items():
         for i, required in enumerate(body.get("required_files", [])):
             at: KeyPath = ("profiles", name, "required_files", i)
-            _check_complete(required, _PROFILE["required_files"][0], at, fail)
+            _check_complete(required, _REQUIRED_FILE, at, fail)
             checks.append((("profiles", name, "required_files", i, "pattern"), required["pattern"]))
             _check_max_lines(required, ("profiles", name, "required_files", i), fail)
     for key, pattern in checks:
