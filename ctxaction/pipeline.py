@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +42,9 @@ LISTED_SKILLS = 20
 OVERVIEW_FILES = ("README.md", "README.rst", "README.txt", "README")
 # Anything shaped like a file name (any extension: images, archives, data), for files set aside.
 _PATH_TOKEN = re.compile(r"(?<![\w./\-])[\w.\-]*(?:/[\w.\-]+)*\.\w+")
+
+
+Ranker = Callable[[RepoView, Task, Profile], list[Candidate]]
 
 
 class BuildError(Exception):
@@ -94,9 +97,10 @@ def build_package(opts: BuildOptions) -> Package:
     return build(opts).package
 
 
-def build(opts: BuildOptions) -> BuildResult:
+def build(opts: BuildOptions, ranker: Ranker = rank.collect) -> BuildResult:
     """Run the whole line and keep the candidate table. Raises BuildError, BudgetError,
-    ConfigError, RepoError or TokenizerError with a one-line message."""
+    ConfigError, RepoError or TokenizerError with a one-line message. ``ranker`` is phases 1–2
+    (``bench/replay.py`` replays stored rankings through the rest of the line)."""
     try:
         repo = open_repo(opts.repo, ref=opts.ref)
     except RepoError as exc:
@@ -105,10 +109,10 @@ def build(opts: BuildOptions) -> BuildResult:
         if not repo.head:
             raise BuildError(f"{repo.root} has no commits yet: commit the code to pack first")
         config = load_config(repo.root, opts.config_path)
-        return _build(opts, repo, config)
+        return _build(opts, repo, config, ranker)
 
 
-def _build(opts: BuildOptions, repo: RepoView, config: Config) -> BuildResult:
+def _build(opts: BuildOptions, repo: RepoView, config: Config, ranker: Ranker) -> BuildResult:
     task, report = clean_task(opts.task)
     preset = agents.get_preset(opts.agent or config.agent)
     profile = agents.apply_preset(config.profile(opts.profile, task.labels), preset)
@@ -127,7 +131,7 @@ def _build(opts: BuildOptions, repo: RepoView, config: Config) -> BuildResult:
     repo.tracked()
     with ThreadPoolExecutor(max_workers=1) as pool:
         loading = pool.submit(get_counter, opts.encoding or config.token_model, opts.allow_estimate)
-        candidates = _candidates(repo, task, profile, opts.include, warnings)
+        candidates = _candidates(repo, task, profile, opts.include, warnings, ranker)
         counter = loading.result()
     if not counter.exact:
         warnings.append(f"token counts are estimates: the {counter.encoding} ranks were not available")
@@ -211,9 +215,10 @@ def _candidates(
     profile: Profile,
     include: Sequence[str],
     warnings: list[str],
+    ranker: Ranker,
 ) -> list[Candidate]:
     """Ranked candidates, plus forced (--include, required files) and fallback (overview) ones."""
-    ranked = rank.collect(repo, task, profile)
+    ranked = ranker(repo, task, profile)
     top = max((c.score for c in ranked), default=0.0)
     tracked = repo.paths()
     forced: list[Candidate] = []

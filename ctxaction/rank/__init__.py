@@ -8,20 +8,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Protocol
 
 from ctxaction.mentions import extract
 from ctxaction.model import Candidate, Task
 from ctxaction.rank import callees, neighbours
 from ctxaction.rank import candidates as found
-from ctxaction.rank.board import Board
+from ctxaction.rank.board import Board, Hints
+from ctxaction.rank.evidence import Query
 from ctxaction.rank.focus import build_focus
 from ctxaction.rank.scoring import DEFAULT_WEIGHTS, merged_weights, score
-from ctxaction.repo import history
+from ctxaction.repo import history, search
 from ctxaction.repo.files import RepoView
 from ctxaction.repo.imports import ModuleIndex, is_test_path
 
-__all__ = ["DEFAULT_WEIGHTS", "RankProfile", "collect", "score"]
+__all__ = ["DEFAULT_WEIGHTS", "RankProfile", "Ranking", "collect", "rank_files", "score"]
 
 STRONG = 8  # candidates whose neighbourhood (imports, tests, co-change) is explored
 FOCUS_FILES = 15  # candidates that get focus spans
@@ -39,8 +41,37 @@ class RankProfile(Protocol):
     def history_days(self) -> int: ...
 
 
+@dataclass
+class Ranking:
+    """Phase 1 and 2 done: candidates best first, and what focus needs to read their lines."""
+
+    candidates: list[Candidate]
+    board: Board
+    query: Query
+    keyword_hits: search.KeywordHits
+
+    def hints(self, path: str) -> Hints | None:
+        """The line-level evidence gathered for ``path`` (None when no signal named it)."""
+        entry = self.board.entries.get(path)
+        if entry is None:
+            return None
+        entry.hints.keyword_lines = self.keyword_hits.lines(path)
+        return entry.hints
+
+
 def collect(repo: RepoView, task: Task, profile: RankProfile) -> list[Candidate]:
     """Ranked candidates (best first) with signals, reasons and focus spans."""
+    ranking = rank_files(repo, task, profile)
+    for cand in ranking.candidates[:FOCUS_FILES]:
+        text = repo.read_text(cand.path)
+        hints = ranking.hints(cand.path)
+        if text is not None and hints is not None:
+            cand.focus = build_focus(cand.path, text, hints, ranking.query)
+    return ranking.candidates
+
+
+def rank_files(repo: RepoView, task: Task, profile: RankProfile) -> Ranking:
+    """Every signal gathered and weighed: the ranked files, before any file's lines are focused."""
     weights = merged_weights(profile.scoring)
     comments = "\n\n".join(c.body for c in task.comments if not c.is_bot)
     mentions = extract(task.title, task.body, comments)
@@ -64,15 +95,10 @@ def collect(repo: RepoView, task: Task, profile: RankProfile) -> list[Candidate]
         phrases = [n for n, w in sorted(mentions.identifiers.items(), key=lambda kv: -kv[1]) if w >= 0.8][:4]
         neighbours.from_history(ctx, mined.result(), strong, profile.history_days, phrases)
         neighbours.blame(ctx, blamed.result())
-    ranked = _finish(ctx, weights)
-    owners = found.qualified_owners(mentions.dotted)
-    for cand in ranked[:FOCUS_FILES]:
-        text = repo.read_text(cand.path)
-        entry = ctx.board.entries.get(cand.path)
-        if text is not None and entry is not None:
-            entry.hints.keyword_lines = ctx.keyword_hits.lines(cand.path)
-            cand.focus = build_focus(cand.path, text, entry.hints, ctx.keyword_idf, owners)
-    return ranked
+        # After history: a folder-mate is proposed for its place, not for being changed often.
+        neighbours.siblings(ctx, strong)
+    query = Query(ctx.keyword_idf, found.qualified_owners(mentions.dotted), mentions.identifiers)
+    return Ranking(_finish(ctx, weights), ctx.board, query, ctx.keyword_hits)
 
 
 def _strongest(board: Board, weights: Mapping[str, float]) -> list[tuple[str, float]]:
@@ -97,4 +123,5 @@ def _finish(ctx: found.Context, weights: Mapping[str, float]) -> list[Candidate]
         cand.prior = found.code_prior(cand.path, _named(cand), test)
         if cand.prior < 1.0:
             cand.reasons.append("test file" if test else "not source code")
-    return score(cands, weights)[:MAX_CANDIDATES]
+    # A file only signals weighted 0 proposed (a profile can switch a signal off) is no candidate.
+    return [c for c in score(cands, weights) if c.score > 0][:MAX_CANDIDATES]

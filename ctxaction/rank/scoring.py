@@ -9,27 +9,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from ctxaction.model import Candidate
+from ctxaction.rank.weights import file_weights
 
-# Weight names a profile's ``scoring`` mapping may set, with the defaults used for any it leaves out.
-DEFAULT_WEIGHTS: dict[str, float] = {
-    "pr_changed": 3.0,  # the PR's own changed files
-    "stack_frame": 1.2,  # a traceback frame inside the file
-    "path_mention": 1.0,  # the text names the file (or file:line)
-    "symbol_definition": 1.0,  # the file defines a class/function the text names
-    "error_message": 0.9,  # the file holds an error/warning message quoted in the text
-    "issue_reference": 1.0,  # commits naming the issue number touched the file
-    "history_mention": 0.2,  # commits whose message names the text's identifiers touched the file
-    "module_mention": 0.7,  # a dotted module path in the text resolves to the file
-    "keyword_match": 0.6,  # BM25 of the text's keywords over the file (normalized to the best file)
-    "name_match": 0.4,  # defines functions/classes whose names contain the text's keywords
-    "symbol_use": 0.4,  # the file uses identifiers the text names (config options, functions)
-    "callee": 0.3,  # defines a function that a definition the text names calls (one hop)
-    "import_distance": 0.2,  # imports or is imported by a strong candidate
-    "blame": 0.3,  # changed by the commits that last touched lines the text names
-    "co_change": 0.1,  # changed together with strong candidates
-    "test_proximity": 0.2,  # test of a strong candidate, or source of a named test
-    "change_frequency": 0.1,  # changed often within the profile's history window
-}
+# Weight names a profile's ``scoring`` mapping may set, with the defaults used for any it leaves out:
+# fitted by bench/fit.py on the training set and shipped as plain numbers (see rank/weights.py).
+# pr_changed: the PR's own changed files; stack_frame: a traceback frame inside the file;
+# path_mention: the text names the file; symbol_definition: the file defines a name the text uses;
+# error_message: holds a quoted message; issue_reference: commits naming the issue touched it;
+# history_mention: commits whose message names the text's identifiers; module_mention: a dotted
+# module path resolves to it; keyword_match: BM25 of the keywords; name_match: defines names holding
+# the keywords; symbol_use: uses named identifiers; callee: defines what a named definition calls;
+# import_distance, co_change, test_proximity: neighbours of strong candidates; blame: changed by the
+# commits behind named lines; change_frequency: changed often lately.
+DEFAULT_WEIGHTS: dict[str, float] = file_weights()
 
 
 def merged_weights(overrides: Mapping[str, float] | None) -> dict[str, float]:

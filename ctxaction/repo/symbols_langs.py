@@ -83,8 +83,9 @@ def _js(header: str, raw: str, ctx: Opened, body: bool) -> Found | None:
             return Found(m.group(1), "method", "body")
         m = _JS_METHOD.match(header)
         if m and body and _params_then(header, m.end() - 1, _RETURN_TYPE):
-            name = re.findall(r"[\w$]+", m.group(1))[-1]
-            return None if name in NOT_NAMES else Found(name, "method", "body")
+            words = re.findall(r"[\w$]+", m.group(1))
+            # `#private()` or a computed `[Symbol.iterator]()` may leave no plain word to name it.
+            return None if not words or words[-1] in NOT_NAMES else Found(words[-1], "method", "body")
     if ctx.kind != "top" and (m := _JS_PROP_FN.match(header)):
         return Found(m.group(1), "method", "body")
     if ctx.kind == "top" and (m := _JS_VAR.match(header)):

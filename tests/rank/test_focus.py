@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ctxaction.rank.board import Hints
+from ctxaction.rank.evidence import Query
 from ctxaction.rank.focus import build_focus
 
 
@@ -20,7 +21,7 @@ def test_long_definition_is_focused_where_the_strongest_evidence_is() -> None:
     for line in range(10, 120, 12):
         hints.use_lines[line] = (0.2, "prepare")
     hints.use_lines[251] = (0.9, "find_subcommand")
-    spans = build_focus("cli.py", text, hints, {}, {})
+    spans = build_focus("cli.py", text, hints, Query())
     assert any(f.start <= 245 and f.end >= 257 and "around line 251" in f.why for f in spans)
     assert any(f.start == 1 and "head" in f.why for f in spans)
 
@@ -42,7 +43,7 @@ def test_top_level_constant_read_by_the_focused_function_is_focused() -> None:
     ) + "".join(f"\n\ndef other_{i}():\n    logger.info({i})\n" for i in range(8))
     hints = Hints()
     hints.defined["handle_signature"] = 1.0
-    spans = build_focus("std.py", text, hints, {}, {})
+    spans = build_focus("std.py", text, hints, Query())
     why = {f.why: (f.start, f.end) for f in spans}
     assert why["option_re, read by handle_signature"] == (5, 5)
     assert not any(w.startswith(("logger,", "UNUSED,")) for w in why)

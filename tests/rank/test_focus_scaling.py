@@ -6,9 +6,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ctxaction.rank.board import Hints
-from ctxaction.rank.focus import _score_definitions, build_focus
+from ctxaction.rank.evidence import Query, owned_lines, score_definitions
+from ctxaction.rank.focus import build_focus
 from ctxaction.repo.symbols import Definition
-from tests.rank.focus_oracle import score_definitions as oracle
+from tests.rank import focus_oracle
 
 NAMES = ("run", "parse", "Config", "load", "x")
 KINDS = ("function", "method", "class", "variable", "type")
@@ -21,7 +22,7 @@ def definitions(draw: st.DrawFn) -> list[Definition]:
     out = []
     for _ in range(draw(st.integers(0, 14))):
         start = draw(st.integers(1, 40))
-        end = start + draw(st.integers(0, 25))
+        end = start + draw(st.integers(-2, 25))  # a span ending before it starts, too
         out.append(
             Definition(
                 draw(st.sampled_from(NAMES)),
@@ -61,12 +62,14 @@ def hints(draw: st.DrawFn) -> Hints:
 
 IDF = {"token": 2.0, "cache": 1.5, "retry": 1.5, "budget": 0.7}
 OWNERS = {"run": {"Config"}, "load": {"Other", "Config"}}
+QUERY = Query(idf=IDF, owners=OWNERS, named={"parse": 0.8, "Config": 0.5})
 
 
 @settings(max_examples=400, deadline=None)
 @given(definitions(), hints())
 def test_linear_scorer_matches_the_quadratic_one(defs: list[Definition], h: Hints) -> None:
-    assert _score_definitions(defs, h, IDF, 3.5, OWNERS) == oracle(defs, h, IDF, 3.5, OWNERS)
+    assert owned_lines(defs) == focus_oracle.owned_lines(defs)
+    assert score_definitions(defs, h, QUERY) == focus_oracle.score_definitions(defs, h, QUERY)
 
 
 def test_many_definitions_are_scored_by_what_each_owns() -> None:
@@ -76,7 +79,7 @@ def test_many_definitions_are_scored_by_what_each_owns() -> None:
     h = Hints()
     h.keyword_lines = {2 * 1234 + 3: {"token"}}  # the body line of f1234
     h.frame_lines = {1: "line 1 of the traceback"}
-    spans = build_focus("table.py", text, h, IDF, {})
+    spans = build_focus("table.py", text, h, Query(idf=IDF))
     whys = [f.why for f in spans]
     assert any(w.startswith("Table.f1234: keywords token") for w in whys)
     assert any("Table: traceback line 1" in w for w in whys)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ctxaction.rank.board import Hints
+from ctxaction.rank.evidence import Query
 from ctxaction.rank.focus import build_focus
 from ctxaction.repo.symbols import MAX_CHARS, Definition, definitions
 
@@ -387,7 +388,7 @@ def test_focus_prefers_code_over_rust_in_file_tests() -> None:
     hints = Hints()
     for line in (16, 26, 27):  # the same words in the function and in its test
         hints.keyword_lines[line] = {"gradle", "version"}
-    spans = build_focus("src/modules/java.rs", RUST, hints, {"gradle": 2.0, "version": 1.5}, {})
+    spans = build_focus("src/modules/java.rs", RUST, hints, Query({"gradle": 2.0, "version": 1.5}))
     weights = {(f.start, f.end): f.weight for f in spans}
     assert weights[(14, 18)] > weights[(24, 27)]
 
@@ -448,3 +449,9 @@ def test_comment_lines_inside_a_wrapped_parameter_list_do_not_end_the_signature(
     assert _span(_by_qualname(text, "to-json-schema.ts")["extractDefs"]) == ("function", 1, 8)
     c_text = text.split("}\n", 1)[1]
     assert _span(_by_qualname(c_text, "sum.c")["sum"]) == ("function", 1, 6)
+
+
+def test_javascript_computed_method_names_without_a_word_are_skipped() -> None:
+    text = "class Ops {\n  ['+'](a, b) {\n    return a + b;\n  }\n  plus(a, b) {\n    return a + b;\n  }\n}\n"
+    names = {d.name for d in definitions(text, "ops.js")}
+    assert "plus" in names and "Ops" in names

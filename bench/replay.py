@@ -1,0 +1,148 @@
+"""Replay stored rankings through the rest of the line (filter → budget → render) and score them.
+
+Ranking is the slow part of a build (git searches over the whole repository); packing is not. This
+takes the dump of ``bench/features.py`` (every candidate's signals, score and focus spans), rescores
+the candidates with the shipped weights (or ``--weights FILE``), and runs ``pipeline.build`` with
+a ranker that returns them, in the same fresh repositories, so packing changes and fitted weights
+can be judged on the whole training set in minutes. Metrics are the harness's (``file_all``,
+``line_recall`` over the fix's gold lines), macro-averaged over repositories and languages.
+
+    python bench/replay.py bench/out/features.jsonl --workdir /tmp/ctx-features \
+        [--weights W.json] [--set ctxaction.pack.budget.GLIMPSE_LINES=20] [--out R.jsonl]
+
+Only the candidates the dump holds are replayed (phase 1 as it ran then); files that move into the
+focused top 15 without focus spans of their own get none (a conservative approximation).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import statistics
+import sys
+from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+
+
+def _apply(settings: list[str]) -> None:
+    """``module.ATTR=value`` overrides (numbers or tuples as Python literals)."""
+    import ast
+
+    for item in settings:
+        target, _, value = item.partition("=")
+        module, _, attr = target.rpartition(".")
+        setattr(importlib.import_module(module), attr, ast.literal_eval(value))
+
+
+def one(args: tuple[dict[str, Any], str, dict[str, float] | None, list[str], int, float]) -> dict[str, Any]:
+    """Replay one instance; the harness's metrics for it."""
+    rec, workdir, weights, settings, budget, sibling = args
+    _apply(settings)
+    from ctxaction.model import Candidate, Focus
+    from ctxaction.pipeline import BuildOptions, build
+    from ctxaction.rank.scoring import score
+    from ctxaction.rank.weights import file_weights
+    from ctxaction.task import read_issue_file
+
+    iid = rec["instance_id"]
+    cands = [
+        Candidate(c["path"], signals=c["signals"], prior=c["prior"], score=c["score"],
+                  focus=[Focus(a, b, w, "") for a, b, w in c["focus"]],
+                  # Older dumps lack reasons: stand-ins of a typical length keep the headings' cost.
+                  reasons=c.get("reasons") or [f"{s}: {c['path'][-40:]}" for s in c["signals"]])
+        for c in rec["candidates"]
+    ]
+    if sibling:
+        import subprocess
+
+        from ctxaction.rank.neighbours import sibling_values
+
+        tracked = subprocess.run(["git", "-C", str(Path(workdir) / "wt" / iid), "ls-files", "-z"],
+                                 capture_output=True, check=True).stdout.decode(errors="replace").split("\0")
+        top = max((c.score for c in cands), default=0.0) or 1.0
+        strong = [(c.path, c.score / top) for c in cands[:8]]
+        by_path = {c.path: c for c in cands}
+        for path, (value, reason) in sibling_values(strong, [p for p in tracked if p]).items():
+            c = by_path.get(path) or Candidate(path, reasons=[reason], prior=1.0)
+            c.signals["sibling"] = max(c.signals.get("sibling", 0.0), round(min(1.0, value), 6))
+            by_path[path] = c
+        cands = list(by_path.values())
+        weights = {**(weights or file_weights()), "sibling": sibling}
+    if weights is not None:
+        cands = [c for c in score(cands, weights) if c.score > 0]
+    wt = Path(workdir) / "wt" / iid
+    task = read_issue_file(Path(workdir) / "issues" / f"{iid}.md")
+    out: dict[str, Any] = {"instance_id": iid, "repo": rec["repo"], "split": rec["split"]}
+    try:
+        result = build(BuildOptions(repo=wt, task=task, budget=budget, fmt="json"),
+                       ranker=lambda *_: cands)
+    except Exception as exc:  # a replay error is a result, as in the harness
+        out.update(status=f"{type(exc).__name__}: {exc}", file_all=False, line_recall=0.0)
+        return out
+    ranges = {f.path: f.ranges for f in result.package.files}
+    gold: dict[str, list[int]] = rec["gold"]
+    total = sum(len(v) for v in gold.values())
+    hit = sum(1 for p, lines in gold.items() for n in lines
+              if any(a <= n <= b for a, b in ranges.get(p, ())))
+    out.update(status="ok", file_all=all(p in ranges for p in gold),
+               line_recall=hit / total if total else 0.0,
+               file_recall=sum(p in ranges for p in gold) / len(gold), n_files=len(ranges),
+               total_tokens=result.package.total_tokens)
+    return out
+
+
+def summary(results: list[dict[str, Any]]) -> str:
+    """Micro and macro (repositories, languages) means of file_all and line_recall."""
+    lines = []
+    for metric in ("file_all", "line_recall"):
+        by_repo: dict[str, list[float]] = defaultdict(list)
+        lang: dict[str, str] = {}
+        for r in results:
+            by_repo[r["repo"].lower()].append(float(r[metric]))
+            lang[r["repo"].lower()] = r["split"]
+        repo_mean = {k: statistics.fmean(v) for k, v in by_repo.items()}
+        langs: dict[str, list[float]] = defaultdict(list)
+        for k, v in repo_mean.items():
+            langs[lang[k]].append(v)
+        micro = statistics.fmean(float(r[metric]) for r in results)
+        lines.append(f"{metric:<12} micro={micro:.3f} repos={statistics.fmean(repo_mean.values()):.3f} "
+                     f"langs={statistics.fmean(statistics.fmean(v) for v in langs.values()):.3f}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Replay every dumped instance and print the summary; returns 0."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("features", type=Path)
+    ap.add_argument("--workdir", required=True, help="bench/features.py's --workdir")
+    ap.add_argument("--weights", type=Path, help="scoring.json-shaped file whose 'files' weights rescore")
+    ap.add_argument("--set", action="append", default=[], help="module.ATTR=value override")
+    ap.add_argument("--budget", type=int, default=6000)
+    ap.add_argument("--sibling", type=float, default=0.0, help="add the sibling signal with this weight")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--out", type=Path)
+    a = ap.parse_args(argv)
+    weights = json.loads(a.weights.read_text())["files"] if a.weights else None
+    recs = [json.loads(line) for line in a.features.read_text().splitlines() if line.strip()]
+    recs = [r for r in recs if not r.get("error") and r.get("gold")]
+    work = [(r, a.workdir, weights, a.set, a.budget, a.sibling) for r in recs]
+    with ProcessPoolExecutor(a.jobs) as pool:
+        results = list(pool.map(one, work, chunksize=4))
+    bad = [r for r in results if r["status"] != "ok"]
+    for r in bad[:5]:
+        print(f"{r['instance_id']}: {r['status']}", file=sys.stderr)
+    if a.out:
+        a.out.write_text("".join(json.dumps(r) + "\n" for r in results))
+    print(f"{len(results)} instances, {len(bad)} errors, mean files "
+          f"{statistics.fmean(r.get('n_files', 0) for r in results):.1f}")
+    print(summary(results))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

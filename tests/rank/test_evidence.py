@@ -1,0 +1,76 @@
+"""Definition evidence: dispatch names, sub-word overlap, owned lines, weights from the shipped file."""
+
+from __future__ import annotations
+
+from ctxaction.rank.board import Hints
+from ctxaction.rank.evidence import Query, features, handled_name, owned_lines, score_definitions
+from ctxaction.rank.weights import definition_weights, file_weights
+from ctxaction.repo.symbols import definitions
+
+
+def test_handled_name_reads_dispatch_conventions() -> None:
+    named = {"Trace": 0.9, "call": 0.6, "Submit": 0.7}
+    assert handled_name("_print_Trace", named) == 0.9
+    assert handled_name("visit_call", named) == 0.6
+    assert handled_name("handleSubmit", named) == 0.7
+    # Not a new word, the name itself, or a prefix too long to be a verb.
+    assert handled_name("_print_Transpose", named) == 0.0
+    assert handled_name("Trace", named) == 0.0
+    assert handled_name("recall", named) == 0.0
+    assert handled_name("something_very_long_Trace", named) == 0.0
+
+
+def test_printer_method_of_the_named_type_outscores_its_neighbour() -> None:
+    text = "class Printer:\n" + "".join(
+        f"    def _print_{name}(self, expr):\n        return self._print(expr.arg)\n\n"
+        for name in ("Transpose", "Trace", "Adjoint")
+    )
+    defs = definitions(text, "printer.py")
+    weights = {**definition_weights(), "dispatch": 1.0}
+    scored = score_definitions(defs, Hints(), Query(named={"Trace": 0.9}), weights)
+    assert scored and scored[0].definition.name == "_print_Trace"
+    assert scored[0].features["dispatch"] == 0.9
+    assert all(s.definition.name != "_print_Transpose" for s in scored)
+
+
+def test_subword_overlap_uses_identifier_parts_and_keywords() -> None:
+    text = "def parse_header_line(x):\n    return x\n\ndef unrelated(y):\n    return y\n"
+    defs = definitions(text, "m.py")
+    owned = owned_lines(defs)
+    query = Query(idf={"header": 2.0}, named={"ParseError": 0.8})
+    subwords = query.subword_weights()
+    f, _ = features(defs[0], owned[0], Hints(), query, subwords)
+    assert f["subtokens"] > 0.5
+    f, _ = features(defs[1], owned[1], Hints(), query, subwords)
+    assert "subtokens" not in f
+
+
+def test_owned_lines_leave_nested_definitions_to_themselves() -> None:
+    text = (
+        "class A:\n    x = 1\n\n    def m(self):\n        def inner():\n            pass\n        return 1\n"
+    )
+    defs = definitions(text, "a.py")
+    owned = owned_lines(defs)
+    by_name = {d.name: owned[i] for i, d in enumerate(defs) if i in owned}
+    assert 1 in by_name["A"] and 4 not in by_name["A"]
+    assert 4 in by_name["m"] and 6 not in by_name["m"]
+    assert by_name["inner"] == {5, 6}
+
+
+def test_shipped_weights_cover_every_feature_and_signal() -> None:
+    weights = definition_weights()
+    expected = {"frames", "message", "defined", "uses", "name", "keywords", "subtokens", "dispatch"}
+    assert expected <= set(weights)
+    assert all(v >= 0 for v in weights.values())
+    assert file_weights()["path_mention"] > 0
+
+
+def test_siblings_are_folder_mates_of_the_strongest_files_in_their_language() -> None:
+    from ctxaction.rank.neighbours import sibling_values
+
+    paths = ["llms/openai.py", "llms/azure.py", "llms/vllm.py", "llms/README.md", "llms/test_openai.py",
+             "core/main.py"]
+    got = sibling_values([("llms/openai.py", 1.0), ("core/main.py", 0.5)], paths)
+    assert set(got) == {"llms/azure.py", "llms/vllm.py"}
+    assert got["llms/azure.py"][1] == "beside llms/openai.py"
+    assert 0 < got["llms/vllm.py"][0] <= 1.0
