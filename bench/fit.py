@@ -147,9 +147,13 @@ def _pairs(groups: list[Group], w0: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     return np.vstack(diffs), np.concatenate(weights)
 
 
-def fit(groups: list[Group], w0: np.ndarray, l2: float, scale: float) -> np.ndarray:
-    """Non-negative weights minimizing the weighted pairwise logistic loss, plus an L2 pull toward
-    today's weights ``w0`` (what the dev split taught stays unless the data says otherwise)."""
+def fit(groups: list[Group], w0: np.ndarray, l2: float, scale: float, kind: str = "pairs") -> np.ndarray:
+    """Non-negative weights minimizing the weighted pairwise logistic loss (``pairs``) or the
+    softmax loss of the gold items within their group (``softmax``: rewards the top place), plus
+    an L2 pull toward the hand-set prior ``w0`` (what the dev split taught stays unless the data
+    says otherwise)."""
+    if kind == "softmax":
+        return _fit_softmax(groups, w0, l2, scale)
     d, pw = _pairs(groups, w0)
     pw = pw / pw.sum()
 
@@ -158,6 +162,31 @@ def fit(groups: list[Group], w0: np.ndarray, l2: float, scale: float) -> np.ndar
         # log(1 + e^-z), computed stably; its derivative is -sigmoid(-z).
         value = float(pw @ np.logaddexp(0.0, -z)) + l2 * float((w - w0) @ (w - w0))
         grad = -scale * (d.T @ (pw / (1.0 + np.exp(np.clip(z, -50, 50))))) + 2 * l2 * (w - w0)
+        return value, grad
+
+    res = minimize(loss, w0.copy(), jac=True, method="L-BFGS-B", bounds=[(0.0, None)] * len(w0))
+    return np.asarray(res.x)
+
+
+def _fit_softmax(groups: list[Group], w0: np.ndarray, l2: float, scale: float) -> np.ndarray:
+    usable = [g for g in groups if g.gold.any() and not g.gold.all()]
+    per_repo: dict[str, int] = defaultdict(int)
+    for g in usable:
+        per_repo[g.repo] += 1
+    weight = np.array([1.0 / per_repo[g.repo] for g in usable])
+    weight /= weight.sum()
+
+    def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
+        value, grad = l2 * float((w - w0) @ (w - w0)), 2 * l2 * (w - w0)
+        for g, gw in zip(usable, weight, strict=True):
+            s = scale * (g.x @ w)
+            m = s.max()
+            p = np.exp(s - m)
+            z = p.sum()
+            p /= z
+            gold = g.x[g.gold]
+            value += gw * float(np.mean(m + np.log(z) - s[g.gold]))
+            grad += gw * scale * (p @ g.x - gold.mean(axis=0))
         return value, grad
 
     res = minimize(loss, w0.copy(), jac=True, method="L-BFGS-B", bounds=[(0.0, None)] * len(w0))
@@ -194,17 +223,29 @@ def study(label: str, groups: list[Group], names: list[str], today: dict[str, fl
     w_today = np.array([today.get(n, 0.0) for n in names])
     print(f"\n== {label}: {len(groups)} groups, {len({g.repo for g in groups})} repositories, "
           f"{sum(1 for g in groups if g.gold.any())} with a gold item listed")
-    report("today's weights", [(g, metrics(g, w_today, cutoffs)) for g in groups])
-    w_all = fit(groups, w_today, a.l2, a.scale)
+    report("hand-set prior weights", [(g, metrics(g, w_today, cutoffs)) for g in groups])
+    w_all = fit(groups, w_today, a.l2, a.scale, a.loss)
     report("fitted on all (optimistic)", [(g, metrics(g, w_all, cutoffs)) for g in groups])
     cv: list[tuple[Group, dict[str, float]]] = []
-    for held in folds(groups, a.folds):
-        w = fit([g for g in groups if g.repo not in held], w_today, a.l2, a.scale)
+    for k, held in enumerate(folds(groups, a.folds)):
+        w = fit([g for g in groups if g.repo not in held], w_today, a.l2, a.scale, a.loss)
         cv += [(g, metrics(g, w, cutoffs)) for g in groups if g.repo in held]
+        if a.cv_dir is not None:
+            # Each fold's weights and held-out repositories, for bench/replay.py --cv-dir.
+            a.cv_dir.mkdir(parents=True, exist_ok=True)
+            body = {label: dict(zip(names, map(float, w), strict=True)), "repos": sorted(held)}
+            (a.cv_dir / f"{label}-fold{k}.json").write_text(json.dumps(body, indent=1))
     report(f"leave-repos-out CV ({a.folds} folds)", cv)
+    # A signal the training data never shows (a PR's changed files: every instance is an issue)
+    # cannot be fitted: it keeps its lead over the strongest fitted signal as today.
+    seen = [i for i in range(len(names)) if any(g.x[:, i].any() for g in groups)]
     top = max(today.values())
-    peak = float(w_all.max()) or 1.0
-    fitted = {n: round(top * float(v) / peak, 4) for n, v in zip(names, w_all, strict=True)}
+    peak = max(float(w_all[i]) for i in seen) or 1.0
+    lead = top / (max(today.get(names[i], 0.0) for i in seen) or 1.0)
+    fitted = {
+        n: round(top * float(v) / peak if i in seen else lead * today.get(n, 0.0), 4)
+        for i, (n, v) in enumerate(zip(names, w_all, strict=True))
+    }
     for n in names:
         print(f"  {n:<18} {today.get(n, 0.0):>6.2f} -> {fitted[n]:.3f}")
     return fitted
@@ -215,22 +256,25 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("features", type=Path)
     ap.add_argument("--folds", type=int, default=5)
-    ap.add_argument("--l2", type=float, default=0.05, help="pull toward today's weights")
-    ap.add_argument("--scale", type=float, default=4.0, help="score units per logit")
+    ap.add_argument("--l2", type=float, default=0.02, help="pull toward the hand-set prior")
+    ap.add_argument("--scale", type=float, default=1.0, help="score units per logit")
+    ap.add_argument("--loss", choices=("pairs", "softmax"), default="softmax")
     ap.add_argument("--only", choices=("files", "definitions"), help="fit one of the two")
+    ap.add_argument("--cv-dir", type=Path, help="write each fold's weights and held-out repositories here")
     ap.add_argument("--write", action="store_true", help="store the weights fitted on every repository")
     a = ap.parse_args(argv)
 
-    from ctxaction.rank.weights import definition_weights, file_weights
-
     recs = _records(a.features)
     shipped = json.loads(SHIPPED.read_text(encoding="utf-8"))
+    # The fit starts from, and is pulled toward, the hand-set prior (not the last fit: refitting
+    # must not drift).
+    prior = shipped["prior"]
     if a.only != "definitions":
-        today = file_weights()
+        today = dict(prior["files"])
         names = sorted({n for r in recs for c in r["candidates"] for n in c["signals"]} | set(today))
         shipped["files"] = study("files", file_groups(recs, names), names, today, (3, 5, 10), a)
     if a.only != "files":
-        today = definition_weights()
+        today = dict(prior["definitions"])
         names = sorted(today)
         shipped["definitions"] = study("definitions", definition_groups(recs, names), names, today, (1, 3), a)
     if a.write:

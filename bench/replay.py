@@ -126,11 +126,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sibling", type=float, default=0.0, help="add the sibling signal with this weight")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", type=Path)
+    ap.add_argument("--cv-dir", type=Path, help="bench/fit.py --cv-dir output: per-fold weights")
     a = ap.parse_args(argv)
     weights = json.loads(a.weights.read_text())["files"] if a.weights else None
     recs = [json.loads(line) for line in a.features.read_text().splitlines() if line.strip()]
     recs = [r for r in recs if not r.get("error") and r.get("gold")]
     work = [(r, a.workdir, weights, a.set, a.budget, a.sibling) for r in recs]
+    if a.cv_dir:
+        # Leave-repositories-out: each instance replayed with the weights of the fold that held
+        # its repository out.
+        fold_of = {}
+        for f in sorted(a.cv_dir.glob("files-fold*.json")):
+            body = json.loads(f.read_text())
+            fold_of.update({repo: body["files"] for repo in body["repos"]})
+        work = [(r, a.workdir, fold_of[r["repo"].lower()], a.set, a.budget, a.sibling) for r in recs]
     with ProcessPoolExecutor(a.jobs) as pool:
         results = list(pool.map(one, work, chunksize=4))
     bad = [r for r in results if r["status"] != "ok"]

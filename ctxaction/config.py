@@ -171,7 +171,13 @@ def parse_yaml(text: str, source: str) -> tuple[dict[str, Any], dict[KeyPath, in
     if root is None:
         return {}, lines
     # The loader only turns composed scalar nodes into Python values (ints, bools, nulls…).
-    value = _plain(root, (), lines, source, yaml.SafeLoader(""))
+    try:
+        value = _plain(root, (), lines, source, yaml.SafeLoader(""))
+    except (yaml.YAMLError, ValueError, OverflowError) as exc:  # `=`, a date like 2001-13-45
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise ConfigError(source, "", line, f"not valid YAML: {problem}") from exc
     if not isinstance(value, dict):
         raise ConfigError(source, "", lines[()], "the file must hold a mapping of keys")
     return value, lines

@@ -4,9 +4,13 @@
 only; given file names (as pre-commit passes them) it limits itself to those, and scans any that
 are not staged (pre-push or manual runs) whole from disk. Exit 1 blocks the commit.
 
-``ctxaction hook install`` writes :data:`SHIM` into the folder ``git rev-parse --git-path hooks``
-names (so ``core.hooksPath`` and worktrees are honoured); an existing hook is moved aside to
-``pre-commit.ctxaction-legacy`` and run first.
+In a push (``--pre-push`` with git's ref lines on stdin, or pre-commit's pre-push stage, which
+sets ``PRE_COMMIT_FROM_REF``/``PRE_COMMIT_TO_REF``) it scans the added lines of exactly the
+pushed commits instead, so a key committed and removed again before the push is still caught.
+
+``ctxaction hook install [--pre-push]`` writes :func:`shim` into the folder
+``git rev-parse --git-path hooks`` names (so ``core.hooksPath`` and worktrees are honoured); an
+existing hook is moved aside to ``<hook>.ctxaction-legacy`` and run first.
 
 Git runs hooks at the top of the work tree, so the repository being committed to must never be
 on ``sys.path``: the shim starts Python isolated (``-I``: no current folder, no ``PYTHON*``
@@ -22,29 +26,57 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ctxaction.secure.history import HistoryRange
+
 MARKER = "# ctxaction-secrets hook (managed by `ctxaction hook install`)"
 LEGACY_SUFFIX = ".ctxaction-legacy"
 HOOK_NAME = "pre-commit"
+PUSH_HOOK_NAME = "pre-push"
 
-SHIM = f"""#!/bin/sh
-{MARKER}
-# Blocks a commit that adds a secret. Remove with `ctxaction hook uninstall`;
-# skip once with `git commit --no-verify`. A hook that was here before was kept
-# as pre-commit{LEGACY_SUFFIX} and runs first.
-legacy="$(dirname -- "$0")/pre-commit{LEGACY_SUFFIX}"
-if [ -x "$legacy" ]; then
-    "$legacy" "$@" || exit $?
-fi
-PYTHON="${{CTXACTION_PYTHON:-}}"
-if [ -n "$PYTHON" ] && [ -x "$PYTHON" ]; then
-    exec "$PYTHON" -I -m ctxaction.hook
-fi
-if command -v ctxaction-secrets >/dev/null 2>&1; then
-    exec ctxaction-secrets
-fi
-echo "ctxaction-secrets not found: pip install ctxaction, or skip once with git commit --no-verify" >&2
-exit 1
-"""
+
+def shim(hook: str) -> str:
+    """The shell script installed as ``hook`` (``pre-commit`` or ``pre-push``). The pre-push one
+    hands git's ref lines on stdin to the kept hook and to ours alike."""
+    legacy = f"{hook}{LEGACY_SUFFIX}"
+    push = hook == PUSH_HOOK_NAME
+    what = "a push whose commits add a secret" if push else "a commit that adds a secret"
+    skip = "git push --no-verify" if push else "git commit --no-verify"
+    feed = """printf '%s\\n' "$input" | """ if push else ""
+    run_ours = (
+        f'    {feed}"$PYTHON" -I -m ctxaction.hook --pre-push; exit $?\n'
+        if push
+        else '    exec "$PYTHON" -I -m ctxaction.hook\n'
+    )
+    run_script = (
+        f"    {feed}ctxaction-secrets --pre-push; exit $?\n" if push else "    exec ctxaction-secrets\n"
+    )
+    return (
+        "#!/bin/sh\n"
+        f"{MARKER}\n"
+        f"# Blocks {what}. Remove with `ctxaction hook uninstall`;\n"
+        f"# skip once with `{skip}`. A hook that was here before was kept\n"
+        f"# as {legacy} and runs first.\n"
+        + ('input="$(cat)"\n' if push else "")
+        + f'legacy="$(dirname -- "$0")/{legacy}"\n'
+        'if [ -x "$legacy" ]; then\n'
+        f'    {feed}"$legacy" "$@" || exit $?\n'
+        "fi\n"
+        'PYTHON="${CTXACTION_PYTHON:-}"\n'
+        'if [ -n "$PYTHON" ] && [ -x "$PYTHON" ]; then\n'
+        f"{run_ours}"
+        "fi\n"
+        "if command -v ctxaction-secrets >/dev/null 2>&1; then\n"
+        f"{run_script}"
+        "fi\n"
+        f'echo "ctxaction-secrets not found: pip install ctxaction, or skip once with {skip}" >&2\n'
+        "exit 1\n"
+    )
+
+
+SHIM = shim(HOOK_NAME)
+PUSH_SHIM = shim(PUSH_HOOK_NAME)
 
 
 class HookError(Exception):
@@ -57,6 +89,7 @@ class _Args:
     def __init__(self) -> None:
         self.files: list[str] = []
         self.all_lines = False
+        self.pre_push = False
         self.baseline: Path | None = None
         self.config: Path | None = None
 
@@ -74,6 +107,8 @@ def _parse(argv: Sequence[str]) -> _Args | None:
             break
         if item == "--all-lines":
             args.all_lines = True
+        elif item == "--pre-push":
+            args.pre_push = True
         elif item in ("--baseline", "--config") or item.startswith(("--baseline=", "--config=")):
             name, eq, value = item.partition("=")
             if not eq:
@@ -95,6 +130,11 @@ def _parse_slow(argv: Sequence[str]) -> _Args:
     parser.add_argument("files", nargs="*", help="files to check (default: every staged change)")
     parser.add_argument(
         "--all-lines", action="store_true", help="scan whole staged files, not only added lines"
+    )
+    parser.add_argument(
+        "--pre-push",
+        action="store_true",
+        help="scan the commits of a push (git's pre-push ref lines on stdin), not the index",
     )
     parser.add_argument(
         "--baseline", type=Path, metavar="FILE", help="ignore findings listed in this baseline"
@@ -125,9 +165,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             cwd=cwd,
         )
     else:
-        only = [_repo_path(root, cwd, f) for f in args.files] if args.files else None
+        span = _pushed(root, args.pre_push)
+        if span is not None and not span.revs:
+            return 0  # a push that only deletes refs, or whose commits are all on a remote already
+        only = [_repo_path(root, cwd, f) for f in args.files] if args.files and span is None else None
         opts = ScanOptions(
-            staged=True,
+            staged=span is None,
+            history=span,
             all_lines=args.all_lines,
             baseline=args.baseline,
             config=args.config,
@@ -142,6 +186,51 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         print(f"ctxaction-secrets: {printable(str(exc))}", file=sys.stderr)
         return 2
+
+
+def _pushed(root: Path, from_stdin: bool) -> HistoryRange | None:
+    """The commits a push sends, or None outside a push. From git's pre-push stdin
+    (``<local ref> <local sha> <remote ref> <remote sha>`` lines) with ``--pre-push``, else from
+    pre-commit's ``PRE_COMMIT_FROM_REF``/``PRE_COMMIT_TO_REF`` (or, for a new branch holding the
+    root commit, ``PRE_COMMIT_LOCAL_BRANCH``: everything not on a remote yet)."""
+    if from_stdin:
+        from ctxaction.secure.history import HistoryRange
+
+        revs: list[str] = []
+        new_branch = False
+        for line in sys.stdin.read().splitlines():
+            parts = line.split()
+            if len(parts) != 4 or not _is_sha(parts[1]) or not _is_sha(parts[3]):
+                continue
+            local, remote = parts[1], parts[3]
+            if not local.strip("0"):
+                continue  # deleting a remote ref pushes no commits
+            revs.append(local)
+            if remote.strip("0") and _has_commit(root, remote):
+                revs.append(f"^{remote}")
+            else:
+                new_branch = True  # nothing to compare with: whatever no remote has yet
+        return HistoryRange(revs, not_remotes="" if new_branch else None)
+    env = os.environ
+    refs = bool(env.get("PRE_COMMIT_FROM_REF") and env.get("PRE_COMMIT_TO_REF"))
+    if not refs and not (env.get("PRE_COMMIT_REMOTE_NAME") and env.get("PRE_COMMIT_LOCAL_BRANCH")):
+        return None  # a commit: the history module (and its regexes) stays unloaded
+    from ctxaction.secure.history import HistoryRange
+
+    if refs:
+        return HistoryRange([f"{env['PRE_COMMIT_FROM_REF']}..{env['PRE_COMMIT_TO_REF']}"])
+    return HistoryRange([env["PRE_COMMIT_LOCAL_BRANCH"]], not_remotes="")
+
+
+def _is_sha(text: str) -> bool:
+    return len(text) in (40, 64) and all(c in "0123456789abcdef" for c in text)
+
+
+def _has_commit(root: Path, sha: str) -> bool:
+    proc = subprocess.run(
+        ["git", "cat-file", "-e", f"{sha}^{{commit}}"], cwd=root, capture_output=True, check=False
+    )
+    return proc.returncode == 0
 
 
 def _repo_path(root: Path, cwd: Path, name: str) -> str:
@@ -164,18 +253,22 @@ def hooks_dir(cwd: Path) -> Path:
     return path if path.is_absolute() else cwd / path
 
 
-def install(cwd: Path, python: str = sys.executable) -> str:
-    """Install the shim as the pre-commit hook; returns a one-line description of what happened."""
+def install(cwd: Path, python: str = sys.executable, *, pre_push: bool = False) -> str:
+    """Install the shim as the pre-commit hook (the pre-push hook with ``pre_push``); returns a
+    one-line description of what happened."""
+    name = PUSH_HOOK_NAME if pre_push else HOOK_NAME
     folder = hooks_dir(cwd)
     folder.mkdir(parents=True, exist_ok=True)
-    target = folder / HOOK_NAME
-    legacy = folder / (HOOK_NAME + LEGACY_SUFFIX)
+    target = folder / name
+    legacy = folder / (name + LEGACY_SUFFIX)
     # An interpreter that finds ctxaction only through the user site or PYTHONPATH cannot run it
     # isolated: the shim then uses the console script on PATH instead.
     pinned = python if _imports_isolated(python) else ""
-    shim = SHIM.replace('PYTHON="${CTXACTION_PYTHON:-}"', f'PYTHON="${{CTXACTION_PYTHON:-{pinned}}}"')
+    shim_text = shim(name).replace(
+        'PYTHON="${CTXACTION_PYTHON:-}"', f'PYTHON="${{CTXACTION_PYTHON:-{pinned}}}"'
+    )
     if _ours(target):
-        _write_executable(target, shim)
+        _write_executable(target, shim_text)
         return f"ctxaction hook already installed at {target} (refreshed)"
     moved = ""
     if target.exists() or target.is_symlink():
@@ -183,7 +276,7 @@ def install(cwd: Path, python: str = sys.executable) -> str:
             raise HookError(f"{legacy} already exists; move it away before installing")
         target.rename(legacy)
         moved = f"; the existing hook now runs first from {legacy.name}"
-    _write_executable(target, shim)
+    _write_executable(target, shim_text)
     return f"ctxaction hook installed at {target}{moved}"
 
 
@@ -198,13 +291,14 @@ def _imports_isolated(python: str) -> bool:
     return proc.returncode == 0
 
 
-def uninstall(cwd: Path) -> str:
+def uninstall(cwd: Path, *, pre_push: bool = False) -> str:
     """Remove our hook and put back the one it replaced; never touches a hook that is not ours."""
+    name = PUSH_HOOK_NAME if pre_push else HOOK_NAME
     folder = hooks_dir(cwd)
-    target = folder / HOOK_NAME
-    legacy = folder / (HOOK_NAME + LEGACY_SUFFIX)
+    target = folder / name
+    legacy = folder / (name + LEGACY_SUFFIX)
     if not target.exists() and not target.is_symlink():
-        return f"no pre-commit hook at {target}; nothing to do"
+        return f"no {name} hook at {target}; nothing to do"
     if not _ours(target):
         raise HookError(f"{target} was not installed by ctxaction; left it alone")
     target.unlink()

@@ -91,5 +91,7 @@ def load(text: str) -> Any:
     loader = _BoundedLoader(text)
     try:
         return loader.get_single_data()
+    except (ValueError, OverflowError) as exc:  # a scalar its type cannot hold (2001-13-45)
+        raise yaml.YAMLError(f"a value that cannot be read: {exc}") from exc
     finally:
         loader.dispose()

@@ -77,6 +77,7 @@ def test_rule_frontmatter_bombs_and_bad_globs_are_ignored() -> None:
     assert meta == {} and body == "Use tabs.\n"
     meta, _ = frontmatter("---\n" + BOMB + "---\nx\n")
     assert meta == {}
+    assert frontmatter("---\nsince: 2001-13-45\n---\nx\n") == ({}, "x\n")
     assert matches_any(["[z-a]", "src/**"], ["src/a.py"])
     assert not matches_any(["[z-a]"], ["src/a.py"])
 
@@ -87,7 +88,7 @@ def test_deep_json_is_one_error(repo: GitRepo, tmp_path: Path, capsys: pytest.Ca
     assert main(["build", "--repo", str(repo.root), "--issue-json", str(deep)]) == 1
     assert "line 1: not valid JSON (nested deeper than 100 levels)" in one_line_error(capsys)
     baseline = tmp_path / "baseline.json"
-    baseline.write_text("[" * 100_000, encoding="utf-8")
+    baseline.write_text('{"findings": ' + "[" * 100_000, encoding="utf-8")
     assert main(["scan", "--baseline", str(baseline), str(repo.root / "app")]) == 2
     assert "not valid JSON" in one_line_error(capsys)
 
@@ -149,6 +150,8 @@ def test_bad_patterns_are_named_with_file_and_line(
             "cfg.yaml:4: profiles.bugfix.required_files[0].max_lines: must be at least 1",
         ),
         ("rules:\n  skills: ['']\n", "cfg.yaml:2: rules.skills[0]: empty pattern"),
+        ("=\n", "cfg.yaml:1: not valid YAML: could not determine a constructor"),
+        ("version: 2001-13-45\n", "cfg.yaml: not valid YAML: month must be in 1..12"),
     ],
 )
 def test_misleading_config_values_are_rejected(yaml_text: str, message: str) -> None:

@@ -163,7 +163,7 @@ def test_long_line_windows_find_tokens_anywhere_and_never_cut_one_short() -> Non
     # Lines over LONG_LINE are searched in windows around keyword hits; a long token straddling
     # a window's edge must be reported whole, once.
     jwt = expand("<<jwt>>", "long-line")
-    long_token = "eyJhbGciOiJIUzI1NiJ9.eyJ" + "a" * 3000 + ".c2lnbmF0dXJlc2lnbmF0dXJl"
+    long_token = "eyJhbGciOiJIUzI1NiJ9.eyJ" + "a" * 3000 + ".c2lnbmF0dXJlc2lnbmF0dXJl"  # ctxaction: allow
     text = "x=1;" * 2000 + f'const a="{jwt}";' + "y=2;" * 2000 + f'const b="{long_token}";'
     findings = scan(text, "bundle.min.js")
     spans = [text[f.start : f.end] for f in findings]

@@ -7,6 +7,7 @@ It takes no arguments: everything comes from the environment a runner gives a co
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 
@@ -23,6 +24,12 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the action with this process's environment."""
+    from ctxaction.extras import missing
+
+    problem = missing(("github", "tiktoken", "jinja2"))
+    if problem:
+        print(f"ctxaction action: {problem}", file=sys.stderr)
+        return 2
     from ctxaction.github.action import main
 
     return main()

@@ -100,6 +100,14 @@ def read_task(args: argparse.Namespace) -> Task:
 
 
 def _options(args: argparse.Namespace) -> Any:
+    from ctxaction.extras import missing
+
+    needed = [] if args.allow_estimate else ["tiktoken"]
+    needed += [] if args.format == "json" else ["jinja2"]
+    needed += ["github"] if args.issue is not None or args.pr is not None else []
+    problem = missing(needed)
+    if problem:
+        raise UsageError(problem)
     from ctxaction.pipeline import BuildOptions
     from ctxaction.secure.globs import pattern_problem
 

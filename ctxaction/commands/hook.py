@@ -1,4 +1,4 @@
-"""``ctxaction hook install|uninstall``: the secret check as a plain git pre-commit hook."""
+"""``ctxaction hook install|uninstall [--pre-push]``: the secret check as a plain git hook."""
 
 from __future__ import annotations
 
@@ -14,9 +14,15 @@ def register(subparsers: Any) -> None:
         "hook",
         help="install or remove the pre-commit secret check (without the pre-commit framework)",
         description="Install or remove a git pre-commit hook that runs `ctxaction-secrets` on staged "
-        "changes. An existing hook is kept and chained, never overwritten.",
+        "changes (with --pre-push: a pre-push hook that scans the pushed commits). An existing hook "
+        "is kept and chained, never overwritten.",
     )
     parser.add_argument("action", choices=("install", "uninstall"))
+    parser.add_argument(
+        "--pre-push",
+        action="store_true",
+        help="the pre-push hook instead: blocks a push whose commits add a secret (even one removed later)",
+    )
     parser.add_argument("--repo", type=Path, default=Path("."), help="repository (default: current folder)")
     parser.set_defaults(func=run)
 
@@ -26,7 +32,10 @@ def run(args: argparse.Namespace) -> int:
     from ctxaction.hook import HookError, install, uninstall
 
     try:
-        message = install(args.repo) if args.action == "install" else uninstall(args.repo)
+        if args.action == "install":
+            message = install(args.repo, pre_push=args.pre_push)
+        else:
+            message = uninstall(args.repo, pre_push=args.pre_push)
     except HookError as exc:
         print(f"ctxaction hook: {exc}", file=sys.stderr)
         return 1

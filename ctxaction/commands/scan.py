@@ -25,7 +25,20 @@ def register(subparsers: Any) -> None:
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--staged", action="store_true", help="scan what the next commit adds (the index)")
     source.add_argument(
-        "--diff", metavar="REV", dest="diff_rev", help="scan what HEAD adds since REV (or a range A..B)"
+        "--diff",
+        metavar="REV",
+        dest="diff_rev",
+        help="scan what HEAD adds since REV (or a range A..B), and every commit in between",
+    )
+    source.add_argument(
+        "--history",
+        nargs="?",
+        const="",
+        metavar="RANGE",
+        help="scan the lines every commit added: all refs, or RANGE (A..B, a branch, a commit)",
+    )
+    parser.add_argument(
+        "--since", metavar="DATE", help="with --history: only commits newer than DATE (e.g. 2024-01-01)"
     )
     parser.add_argument(
         "--all-lines",
@@ -59,12 +72,20 @@ def run(args: argparse.Namespace) -> int:
         for rule in ALL_RULES:
             print(f"{rule.id}\t{rule.description}")
         return 0
-    if args.paths and (args.staged or args.diff_rev):
-        raise UsageError("PATH cannot be combined with --staged or --diff")
+    if args.paths and (args.staged or args.diff_rev or args.history is not None):
+        raise UsageError("PATH cannot be combined with --staged, --diff or --history")
+    if args.since is not None and args.history is None:
+        raise UsageError("--since needs --history")
+    span = None
+    if args.history is not None:
+        from ctxaction.secure.history import HistoryRange
+
+        span = HistoryRange([args.history] if args.history else [], since=args.since)
     opts = ScanOptions(
         paths=list(args.paths),
         staged=args.staged,
         diff_rev=args.diff_rev,
+        history=span,
         all_lines=args.all_lines,
         no_ignore=args.no_ignore,
         fmt=args.fmt,

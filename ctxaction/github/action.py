@@ -386,6 +386,10 @@ def _run(env: Mapping[str, str], log: Log) -> int:
         log.annotate("error", f"input 'config': {inputs.config} is not a file inside the workspace")
         return 1
     checkout.trust_directory(workspace, os.environ)
+    if inputs.scan:
+        from ctxaction.github.scan import run_scan
+
+        return run_scan(inputs, workspace, env, log)
     try:
         request = (
             explicit_request(inputs, env)

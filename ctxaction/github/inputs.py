@@ -50,6 +50,7 @@ class Inputs:
     fail_on_error: bool = True
     markdown_limit: int = 30_000
     number: str = ""
+    scan: bool = False
 
 
 def raw_input(env: Mapping[str, str], name: str) -> str:
@@ -145,6 +146,7 @@ def read_inputs(env: Mapping[str, str]) -> Inputs:
         fail_on_error=_bool("fail-on-error", get("fail-on-error", "true")),
         markdown_limit=_int("markdown-limit", get("markdown-limit", "30000"), *MARKDOWN_RANGE),
         number=_number(get("number")),
+        scan=_bool("scan", get("scan", "false")),
     )
 
 

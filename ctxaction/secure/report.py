@@ -3,12 +3,10 @@ report ever holds a full secret."""
 
 from __future__ import annotations
 
-from ctxaction import __version__
 from ctxaction.printable import printable
 from ctxaction.secure.run import Outcome
 
 FORMATS = ("text", "json", "sarif")
-_SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
 def render(outcome: Outcome, fmt: str) -> str:
@@ -16,7 +14,9 @@ def render(outcome: Outcome, fmt: str) -> str:
     if fmt == "json":
         return _json(outcome)
     if fmt == "sarif":
-        return _sarif(outcome)
+        from ctxaction.secure import sarif
+
+        return sarif.render(outcome)
     return _text(outcome)
 
 
@@ -25,6 +25,7 @@ def _text(outcome: Outcome) -> str:
     lines = [
         f"{printable(item.path)}:{item.finding.line}:{item.finding.column}: "
         f"{item.finding.rule} {printable(item.finding.preview)}"
+        + (f" (commit {item.commit[:12]})" if item.commit else "")
         for item in outcome.findings
     ]
     return "".join(f"{line}\n" for line in lines)
@@ -61,62 +62,10 @@ def _json(outcome: Outcome) -> str:
                 "rule": item.finding.rule,
                 "preview": item.finding.preview,
                 "fingerprint": item.finding.fingerprint,
+                **({"commit": item.commit} if item.commit else {}),
             }
             for item in outcome.findings
         ],
         "skipped": [{"path": path, "reason": note} for path, note in outcome.notes],
-    }
-    return json.dumps(doc, indent=2) + "\n"
-
-
-def _sarif(outcome: Outcome) -> str:
-    import json
-    from urllib.parse import quote
-
-    from ctxaction.secure.rules import by_id
-
-    rules = by_id()
-    used = sorted({item.finding.rule for item in outcome.findings})
-    index = {rule_id: i for i, rule_id in enumerate(used)}
-    driver = {
-        "name": "ctxaction",
-        "version": __version__,
-        "rules": [
-            {
-                "id": rule_id,
-                "name": rule_id,
-                "shortDescription": {"text": rules[rule_id].description if rule_id in rules else rule_id},
-                "defaultConfiguration": {"level": "error"},
-            }
-            for rule_id in used
-        ],
-    }
-    results = [
-        {
-            "ruleId": item.finding.rule,
-            "ruleIndex": index[item.finding.rule],
-            "level": "error",
-            "message": {"text": f"Possible secret ({item.finding.rule}): {item.finding.preview}"},
-            "locations": [
-                {
-                    "physicalLocation": {
-                        # A URI reference: spaces, %, #, ? and non-ASCII are percent-encoded.
-                        "artifactLocation": {"uri": quote(item.path, safe="/")},
-                        "region": {
-                            "startLine": item.finding.line,
-                            "startColumn": item.finding.column,
-                            "endLine": item.finding.last_line,
-                        },
-                    }
-                }
-            ],
-            "partialFingerprints": {"ctxaction/v1": item.finding.fingerprint},
-        }
-        for item in outcome.findings
-    ]
-    doc = {
-        "$schema": _SARIF_SCHEMA,
-        "version": "2.1.0",
-        "runs": [{"tool": {"driver": driver}, "results": results}],
     }
     return json.dumps(doc, indent=2) + "\n"

@@ -4,19 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ctxaction.secure.baseline import Baseline, is_baseline_file
 from ctxaction.secure.detect import Detector
 from ctxaction.secure.finding import Finding
 from ctxaction.secure.sources import Blob
 
 
 class Located:
-    """A finding and the path it was found in."""
+    """A finding, the path it was found in and, for history scans, the commit that added it."""
 
-    __slots__ = ("finding", "path")
+    __slots__ = ("commit", "finding", "path")
 
-    def __init__(self, path: str, finding: Finding) -> None:
+    def __init__(self, path: str, finding: Finding, commit: str = "") -> None:
         self.path = path
         self.finding = finding
+        self.commit = commit
 
 
 class Outcome:
@@ -29,13 +31,19 @@ class Outcome:
         self.baselined = 0
 
 
-def scan_blobs(blobs: Iterable[Blob], detector: Detector, baseline: frozenset[str] = frozenset()) -> Outcome:
+def scan_blobs(blobs: Iterable[Blob], detector: Detector, baseline: Baseline | None = None) -> Outcome:
     """Scan every blob; a finding counts when it touches an added line (if lines are given) and
-    its fingerprint is not in ``baseline``."""
+    ``baseline`` does not know it. Other scanners' baseline files hold hashes, not secrets, and
+    are not scanned."""
     outcome = Outcome()
     for blob in blobs:
+        where = f"{blob.path} (commit {blob.commit[:12]})" if blob.commit else blob.path
         if blob.text is None:
-            outcome.notes.append((blob.path, blob.note))
+            outcome.notes.append((where, blob.note))
+            continue
+        if is_baseline_file(blob.path, blob.text):
+            if not blob.commit:  # a history would repeat it for every commit touching the file
+                outcome.notes.append((where, "skipped: a secrets baseline (hashes of known findings)"))
             continue
         outcome.scanned += 1
         for finding in detector.scan(blob.text, blob.path):
@@ -43,8 +51,27 @@ def scan_blobs(blobs: Iterable[Blob], detector: Detector, baseline: frozenset[st
                 n in blob.lines for n in range(finding.line, finding.last_line + 1)
             ):
                 continue
-            if finding.fingerprint in baseline:
+            if blob.line_map is not None:
+                finding = _relocate(finding, blob.line_map)
+            secret = blob.text[finding.start : finding.end]
+            if baseline and baseline.knows(blob.path, finding.line, finding.fingerprint, secret, blob.commit):
                 outcome.baselined += 1
                 continue
-            outcome.findings.append(Located(blob.path, finding))
+            outcome.findings.append(Located(blob.path, finding, blob.commit))
     return outcome
+
+
+def _relocate(finding: Finding, line_map: tuple[int, ...]) -> Finding:
+    """``finding`` with its lines numbered as in the committed file, not in the added-lines text."""
+    first = line_map[finding.line - 1] if finding.line <= len(line_map) else 0
+    last = line_map[finding.last_line - 1] if finding.last_line <= len(line_map) else 0
+    return Finding(
+        rule=finding.rule,
+        line=first,
+        column=finding.column,
+        preview=finding.preview,
+        fingerprint=finding.fingerprint,
+        start=finding.start,
+        end=finding.end,
+        end_line=max(first, last),
+    )

@@ -136,9 +136,12 @@ def _parse(section: Any, path: Path) -> Settings:
             disabled = _strings(path, value, "secrets.disabled_rules")
             _check_rule_ids(path, value, disabled)
         elif key == "max_file_size":
-            if value.tag != "tag:yaml.org,2002:int" or int(value.value) <= 0:
+            # YAML ints include 0x1F, 1_000 and 0b101: the loader reads them, not int().
+            is_int = value.tag == "tag:yaml.org,2002:int"
+            size = yaml.SafeLoader("").construct_yaml_int(value) if is_int else 0
+            if size <= 0:
                 raise _fail(path, value, "secrets.max_file_size", "must be a positive integer (bytes)")
-            max_size = int(value.value)
+            max_size = size
         else:
             raise _fail(
                 path,

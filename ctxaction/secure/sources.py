@@ -27,6 +27,7 @@ _DIFF_FLAGS = (
     "--src-prefix=a/",
     "--dst-prefix=b/",
     "--no-relative",
+    "--inter-hunk-context=0",  # diff.interHunkContext would merge hunks, context lines and all
 )
 # Only regular files and executables hold text worth scanning (not symlinks or submodules).
 _FILE_MODES = ("100644", "100755")
@@ -40,17 +41,28 @@ class Blob:
     """One text to scan. ``lines`` limits findings to those lines (added lines); None = all.
 
     ``text`` is None when the blob was skipped; ``note`` then says why (binary, too large …).
+    History blobs name their ``commit`` and hold only a commit's added lines: ``line_map[i]`` is
+    the line number in the committed file of the text's line ``i + 1`` (0 for a hunk separator).
     """
 
-    __slots__ = ("lines", "note", "path", "text")
+    __slots__ = ("commit", "line_map", "lines", "note", "path", "text")
 
     def __init__(
-        self, path: str, text: str | None, lines: frozenset[int] | None = None, note: str = ""
+        self,
+        path: str,
+        text: str | None,
+        lines: frozenset[int] | None = None,
+        note: str = "",
+        *,
+        commit: str = "",
+        line_map: tuple[int, ...] | None = None,
     ) -> None:
         self.path = path
         self.text = text
         self.lines = lines
         self.note = note
+        self.commit = commit
+        self.line_map = line_map
 
     def __repr__(self) -> str:
         return f"Blob({self.path!r}, lines={self.lines!r}, note={self.note!r})"
@@ -263,15 +275,18 @@ def diff(
     max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> list[Blob]:
     """What ``HEAD`` adds since ``rev`` (``rev`` may also be a ``A..B`` range)."""
+    return _blobs_from_diff(root, list(diff_ends(root, rev)), all_lines, None, max_bytes).blobs
+
+
+def diff_ends(root: Path, rev: str) -> tuple[str, str]:
+    """The commit shas ``(base, head)`` that ``--diff rev`` compares (``rev`` or ``A..B``)."""
     if rev.startswith("-"):
         raise SourceError(f"not a revision: {rev!r}")
     if ".." in rev:
         base, _, head = rev.partition("..")
         head = head.lstrip(".") or "HEAD"
-        revs = [_verify(root, base or "HEAD"), _verify(root, head)]
-    else:
-        revs = [_verify(root, rev), _verify(root, "HEAD")]
-    return _blobs_from_diff(root, revs, all_lines, None, max_bytes).blobs
+        return _verify(root, base or "HEAD"), _verify(root, head)
+    return _verify(root, rev), _verify(root, "HEAD")
 
 
 def _verify(root: Path, rev: str) -> str:

@@ -83,12 +83,17 @@ def test_dockerfile_seeding_step_works_offline(tmp_path: Path) -> None:
 
 def test_lockfile_pins_every_runtime_dependency() -> None:
     # pyproject.toml itself, not the installed metadata (an editable install can be stale).
-    block = re.search(
-        r"^dependencies = \[(.*?)^\]", (ROOT / "pyproject.toml").read_text(encoding="utf-8"), re.M | re.S
-    )
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    block = re.search(r"^dependencies = \[(.*?)^\]", text, re.M | re.S)
     assert block is not None
     deps = re.findall(r'"([^"]+)"', block.group(1))
-    assert deps
+    # The image installs the [action] extra, which pulls [offline] and [build].
+    for extra in ("build", "offline", "action"):
+        line = re.search(rf"^{extra} = \[(.*)\]$", text, re.M)
+        assert line is not None, extra
+        deps += [d for d in re.findall(r'"([^"]+)"', line.group(1)) if not d.startswith("ctxaction[")]
+    assert "PyGithub>=2.3" in deps and "tiktoken>=0.7" in deps
+    assert 'ctxaction/src[action]"' in (ROOT / "Dockerfile").read_text(encoding="utf-8")
     lock = (ROOT / "action/requirements.lock").read_text(encoding="utf-8")
     pinned = {m.group(1).lower() for m in re.finditer(r"^([A-Za-z0-9_.-]+)==\S+$", lock, re.MULTILINE)}
     for dep in deps:

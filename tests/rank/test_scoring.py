@@ -6,6 +6,7 @@ import pytest
 
 from ctxaction.model import Candidate
 from ctxaction.rank.scoring import DEFAULT_WEIGHTS, merged_weights, parts, raw_score, score
+from ctxaction.rank.weights import file_weights
 
 
 def test_weighted_sum_with_prior_and_clamping() -> None:
@@ -33,12 +34,16 @@ def test_profile_weights_override_defaults() -> None:
     assert merged_weights(None) == DEFAULT_WEIGHTS
 
 
-def test_named_signals_outweigh_keywords_by_default() -> None:
-    framed = Candidate("framed.py", signals={"stack_frame": 1.0})
-    wordy = Candidate("wordy.py", signals={"keyword_match": 1.0, "change_frequency": 1.0, "co_change": 1.0})
-    assert [c.path for c in score([wordy, framed], DEFAULT_WEIGHTS)] == ["framed.py", "wordy.py"]
+def test_default_weights_are_the_shipped_fitted_ones_and_a_prs_files_lead() -> None:
+    assert file_weights() == DEFAULT_WEIGHTS
+    # The training set holds only issues, so pr_changed keeps the lead the prior gave it.
     pr = Candidate("pr.py", signals={"pr_changed": 1.0})
-    assert score([framed, pr], DEFAULT_WEIGHTS)[0].path == "pr.py"
+    for name in DEFAULT_WEIGHTS:
+        if name != "pr_changed":
+            other = Candidate("other.py", signals={name: 1.0})
+            assert score([other, pr], DEFAULT_WEIGHTS)[0].path == "pr.py", name
+    framed = Candidate("framed.py", signals={"stack_frame": 1.0})
+    assert score([Candidate("none.py"), framed], DEFAULT_WEIGHTS)[0].path == "framed.py"
 
 
 def test_board_reasons_do_not_depend_on_the_order_finders_report_them() -> None:

@@ -91,8 +91,8 @@ def looks_like_value(secret: str) -> bool:
     """Shapes that are never credentials: numbers, versions, paths, URLs, file names, identifiers."""
     if _NUMBER.match(secret) or _VERSION.match(secret) or _PATHLIKE.match(secret) or _FILENAME.match(secret):
         return False
-    if is_placeholder(secret):
-        return False
+    if is_placeholder(secret) or (secret.startswith("--") and secret[2:3].isalpha()):
+        return False  # a stand-in, or a command-line option (``"--update-baseline"``)
     decoded = b64_text(secret) if len(secret) >= 8 else None
     if decoded is not None and is_placeholder(decoded):
         return False  # base64 of a stand-in (a Secret manifest's ``Y2hhbmdlbWU=``, "changeme")
