@@ -219,4 +219,4 @@ def test_file_names_cannot_issue_workflow_commands(
     sarif = json.loads(capsys.readouterr().out)
     results = sarif["runs"][0]["results"]
     uris = [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results]
-    assert uris == ["dump/x%0A%3A%3Awarning%20%3A%3Apwned"]
+    assert uris == ["dump/x%0A::warning%20::pwned"]

@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from ctxaction.secure.rule import Rule
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+# RFC 3986 pchar: what a path segment may hold as it is (the rest is percent-encoded).
+_PCHAR = "/!$&'()*+,;=:@"
 FINGERPRINT_KEY = "ctxactionSecret/v2"
 # ``security`` is what code scanning files a result under; CWE-798: use of hard-coded credentials.
 TAGS = ("security", "external/cwe/cwe-798", "secret")
@@ -38,6 +40,15 @@ _CRITICAL_IDS = frozenset(
     }
 )
 
+
+
+def uri(path: str) -> str:
+    """A repository path as a relative URI reference: spaces, ``%``, ``#``, ``?``, control and
+    non-ASCII characters percent-encoded, and a ``:`` in the first segment too (it would read as
+    a scheme)."""
+    encoded = quote(path, safe=_PCHAR)
+    first, slash, rest = encoded.partition("/")
+    return first.replace(":", "%3A") + slash + rest
 
 def severity(rule: Rule | None, rule_id: str) -> str:
     """``security-severity`` of a rule, as code scanning wants it (a decimal string)."""
@@ -103,8 +114,7 @@ def _result(item: Located, index: int, level: str) -> dict[str, object]:
         "locations": [
             {
                 "physicalLocation": {
-                    # A URI reference: spaces, %, #, ? and non-ASCII are percent-encoded.
-                    "artifactLocation": {"uri": quote(item.path, safe="/")},
+                    "artifactLocation": {"uri": uri(item.path)},
                     "region": {
                         "startLine": item.finding.line,
                         "startColumn": item.finding.column,
