@@ -39,14 +39,13 @@ def _apply(settings: list[str]) -> None:
         setattr(importlib.import_module(module), attr, ast.literal_eval(value))
 
 
-def one(args: tuple[dict[str, Any], str, dict[str, float] | None, list[str], int, float]) -> dict[str, Any]:
+def one(args: tuple[dict[str, Any], str, dict[str, float] | None, list[str], int]) -> dict[str, Any]:
     """Replay one instance; the harness's metrics for it."""
-    rec, workdir, weights, settings, budget, sibling = args
+    rec, workdir, weights, settings, budget = args
     _apply(settings)
     from ctxaction.model import Candidate, Focus
     from ctxaction.pipeline import BuildOptions, build
     from ctxaction.rank.scoring import score
-    from ctxaction.rank.weights import file_weights
     from ctxaction.task import read_issue_file
 
     iid = rec["instance_id"]
@@ -57,22 +56,6 @@ def one(args: tuple[dict[str, Any], str, dict[str, float] | None, list[str], int
                   reasons=c.get("reasons") or [f"{s}: {c['path'][-40:]}" for s in c["signals"]])
         for c in rec["candidates"]
     ]
-    if sibling:
-        import subprocess
-
-        from ctxaction.rank.neighbours import sibling_values
-
-        tracked = subprocess.run(["git", "-C", str(Path(workdir) / "wt" / iid), "ls-files", "-z"],
-                                 capture_output=True, check=True).stdout.decode(errors="replace").split("\0")
-        top = max((c.score for c in cands), default=0.0) or 1.0
-        strong = [(c.path, c.score / top) for c in cands[:8]]
-        by_path = {c.path: c for c in cands}
-        for path, (value, reason) in sibling_values(strong, [p for p in tracked if p]).items():
-            c = by_path.get(path) or Candidate(path, reasons=[reason], prior=1.0)
-            c.signals["sibling"] = max(c.signals.get("sibling", 0.0), round(min(1.0, value), 6))
-            by_path[path] = c
-        cands = list(by_path.values())
-        weights = {**(weights or file_weights()), "sibling": sibling}
     if weights is not None:
         cands = [c for c in score(cands, weights) if c.score > 0]
     wt = Path(workdir) / "wt" / iid
@@ -123,7 +106,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--weights", type=Path, help="scoring.json-shaped file whose 'files' weights rescore")
     ap.add_argument("--set", action="append", default=[], help="module.ATTR=value override")
     ap.add_argument("--budget", type=int, default=6000)
-    ap.add_argument("--sibling", type=float, default=0.0, help="add the sibling signal with this weight")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", type=Path)
     ap.add_argument("--cv-dir", type=Path, help="bench/fit.py --cv-dir output: per-fold weights")
@@ -131,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     weights = json.loads(a.weights.read_text())["files"] if a.weights else None
     recs = [json.loads(line) for line in a.features.read_text().splitlines() if line.strip()]
     recs = [r for r in recs if not r.get("error") and r.get("gold")]
-    work = [(r, a.workdir, weights, a.set, a.budget, a.sibling) for r in recs]
+    work = [(r, a.workdir, weights, a.set, a.budget) for r in recs]
     if a.cv_dir:
         # Leave-repositories-out: each instance replayed with the weights of the fold that held
         # its repository out.
@@ -139,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
         for f in sorted(a.cv_dir.glob("files-fold*.json")):
             body = json.loads(f.read_text())
             fold_of.update({repo: body["files"] for repo in body["repos"]})
-        work = [(r, a.workdir, fold_of[r["repo"].lower()], a.set, a.budget, a.sibling) for r in recs]
+        work = [(r, a.workdir, fold_of[r["repo"].lower()], a.set, a.budget) for r in recs]
     with ProcessPoolExecutor(a.jobs) as pool:
         results = list(pool.map(one, work, chunksize=4))
     bad = [r for r in results if r["status"] != "ok"]

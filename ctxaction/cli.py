@@ -13,13 +13,12 @@ import sys
 from collections.abc import Sequence
 
 from ctxaction import __version__
+from ctxaction.errors import CtxError
+from ctxaction.errors import UsageError as UsageError
 
 # Order is the order shown in --help.
 COMMANDS: tuple[str, ...] = ("build", "config", "scan", "hook", "action", "mcp")
 
-
-class UsageError(Exception):
-    """Bad command arguments: printed as one line, exit code 2."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -42,13 +41,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return 2
+    # Messages echo arguments and paths: they pass through the redactor (imported only on error).
     try:
         return int(args.func(args))
-    except UsageError as exc:
+    except CtxError as exc:
+        # Every error a user can cause is one line; anything else is a bug and keeps its traceback.
+        from ctxaction.printable import printable
+        from ctxaction.secure import redact_text
+
+        print(f"ctxaction {args.command}: {printable(redact_text(exc.one_line()))}", file=sys.stderr)
+        return exc.exit_code
+    except OSError as exc:  # the environment (permissions, a full disk): one line too
+        from ctxaction.secure import redact_text
+
+        where = f": {exc.filename}" if exc.filename else ""
         from ctxaction.printable import printable
 
-        print(f"ctxaction {args.command}: {printable(str(exc))}", file=sys.stderr)
-        return 2
+        message = printable(redact_text(str(exc.strerror or exc) + where))
+        print(f"ctxaction {args.command}: {message}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -17,6 +17,8 @@ from typing import Any
 import yaml
 
 from ctxaction import yamlsafe
+from ctxaction.errors import ConfigError as ConfigError
+from ctxaction.errors import KeyPath as KeyPath
 from ctxaction.rank.scoring import DEFAULT_WEIGHTS
 
 DEFAULT_FILE = "context-packages.yaml"
@@ -24,27 +26,12 @@ LOOKUP = (".github/context-packages.yaml", "context-packages.yaml")
 SECTIONS = ("files", "rules", "history", "reserve")
 BUILTIN = "<built-in defaults>"
 
-KeyPath = tuple[str | int, ...]
-
-
-class ConfigError(Exception):
-    """A configuration problem, naming the file, the key and its line."""
-
-    def __init__(self, source: str, key: KeyPath | str, line: int | None, message: str) -> None:
-        self.source, self.line = source, line
-        self.key = key if isinstance(key, str) else dotted(key)
-        self.message = message
-        where = f"{source}:{line}" if line else source
-        super().__init__(f"{where}: {self.key}: {message}" if self.key else f"{where}: {message}")
-
-    def __reduce__(self) -> tuple[type[ConfigError], tuple[str, str, int | None, str]]:
-        return (ConfigError, (self.source, self.key, self.line, self.message))
-
-
 class ProfileError(ConfigError):
     """A profile that no configuration defines was asked for (``--task``, the action's ``task``
     input, an MCP argument): the fault is the request, not the file, so the message names the
     profile asked for and where the known ones come from."""
+
+    exit_code = 2
 
     def __init__(self, name: str, known: Sequence[str], source: str) -> None:
         message = f"no profile {name!r}; known: {', '.join(known)} (from {source}) and auto"
@@ -54,14 +41,6 @@ class ProfileError(ConfigError):
 
     def __reduce__(self) -> Any:
         return (ProfileError, (self.name, self.known, self.source))
-
-
-def dotted(path: KeyPath) -> str:
-    """``("profiles", "bugfix", "required_files", 0)`` → ``profiles.bugfix.required_files[0]``."""
-    out = ""
-    for part in path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
-    return out
 
 
 # ---- schema ---------------------------------------------------------------------------------

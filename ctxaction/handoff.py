@@ -5,7 +5,14 @@ breaks past the runner's argument limit), so every action run writes
 
 - ``.ctxaction/package.md`` (the package) and ``.ctxaction/package.json`` (the manifest),
 - ``.ctxaction/prompt.md`` for hosts that read a prompt file (codex, gemini, generic),
-- ``.ctxaction/.gitignore`` (``*``) so an agent never commits them,
+
+kept out of commits without hiding them from the agent (:func:`keep_out_of_commits`): a
+``.gitignore`` would make gemini-cli skip them (it honours ``.gitignore`` files and
+``.git/info/exclude``, ``respectGitIgnore`` defaulting to true), so the folder is listed in
+``.git/info/exclude`` (or, for gemini, in an excludes file named by the checkout's
+``core.excludesFile``, which gemini-cli does not read). Files are written by the safe writer:
+0644 / 0755 and owned by the workspace's owner, because the container runs as root and the
+agent's steps after it run as the runner user (codex-action drops sudo first).
 
 and reports outputs small enough for ``$GITHUB_OUTPUT``: paths, sizes, the commit packaged, the
 pointer sentence, the files with scores and reasons, and the package inline, capped. Nothing is
@@ -16,7 +23,7 @@ branch and treat them as their own configuration.
 from __future__ import annotations
 
 import json
-import re
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,14 +37,13 @@ from ctxaction.agents import (
     prompt_text,
 )
 from ctxaction.model import Package
-from ctxaction.output import write_atomic
+from ctxaction.output import Owner, write_atomic
+from ctxaction.repo import git
 
 DEFAULT_MARKDOWN_LIMIT = 30_000
-_SHA_NOTE = re.compile(r"<!-- ctxaction:sha ([0-9a-f]{40,64}) -->")
-
-
-class HandoffError(OSError):
-    """The package files cannot be written where they belong."""
+EXCLUDE_LINE = f"/{PACKAGE_DIR}/"
+# gemini-cli reads .gitignore files and .git/info/exclude, not core.excludesFile.
+AGENT_EXCLUDES = ".git/ctxaction-exclude"
 
 
 @dataclass(frozen=True)
@@ -72,7 +78,11 @@ class Handoff:
 
 
 def files_json(package: Package) -> str:
-    """The packed files as compact JSON: path, mode, ranges, tokens, score and reasons."""
+    """The packed files as compact JSON: path, mode, ranges, tokens, score and reasons (secrets in
+    names redacted)."""
+    from ctxaction.render.names import displayed
+
+    package = displayed(package)
     return json.dumps(
         [
             {
@@ -113,18 +123,6 @@ def cap_markdown(text: str, limit: int) -> tuple[str, bool]:
     return body + (f"\n{fence}" if fence else "") + note, True
 
 
-def _target(workspace: Path, rel: str) -> Path:
-    """``workspace/rel`` after checking that no part of the way is a symlink (a repository could
-    ship ``.ctxaction`` as a link to steer our writes elsewhere)."""
-    path = workspace
-    for part in Path(rel).parts:
-        path = path / part
-        if path.is_symlink():
-            where = path.relative_to(workspace)
-            raise HandoffError(f"{where} is a symlink: refusing to write the package through it")
-    return path
-
-
 def write_handoff(
     workspace: Path,
     package: Package,
@@ -133,20 +131,20 @@ def write_handoff(
     manifest: str,
     *,
     markdown_limit: int = DEFAULT_MARKDOWN_LIMIT,
+    owner: Owner | None = None,
 ) -> Handoff:
-    """Write the package files under ``workspace/.ctxaction`` (atomically) and collect the outputs.
+    """Write the package files under ``workspace/.ctxaction`` (atomically, never through a
+    symlink, handed to ``owner``) and collect the outputs.
 
     ``markdown`` and ``manifest`` are the rendered package (already redacted by the caller).
     """
-    directory = _target(workspace, PACKAGE_DIR)
-    if directory.exists() and not directory.is_dir():
-        raise HandoffError(f"{PACKAGE_DIR} exists and is not a folder: remove it or let ctxaction own it")
     sentence = pointer(preset, tokens=package.total_tokens, files=len(package.files))
-    files = {PACKAGE_MD: markdown, PACKAGE_JSON: manifest, f"{PACKAGE_DIR}/.gitignore": "*\n"}
+    files = {PACKAGE_MD: markdown, PACKAGE_JSON: manifest}
     if preset.prompt_file:
         files[preset.prompt_file] = prompt_text(preset, package.task, sentence)
     for rel, text in files.items():
-        write_atomic(_target(workspace, rel), text)
+        write_atomic(workspace / rel, text, inside=workspace, owner=owner)
+    _drop_old_gitignore(workspace)
     inline, truncated = cap_markdown(markdown, markdown_limit)
     encoding = package.encoding + ("" if package.tokenizer_exact else " (estimated)")
     return Handoff(
@@ -172,64 +170,50 @@ def resolve_preset(workspace: Path, config: Path | None, agent: str) -> AgentPre
     return get_preset(load_config(workspace, config).agent)
 
 
-def sha_note(sha: str) -> str:
-    """The hidden line recording which commit a comment's package was built from."""
-    return f"<!-- ctxaction:sha {sha} -->" if sha else ""
+def _drop_old_gitignore(workspace: Path) -> None:
+    """Earlier versions wrote ``.ctxaction/.gitignore`` (``*``), which hid the package from
+    gemini-cli: remove it when it is exactly ours."""
+    old = workspace / PACKAGE_DIR / ".gitignore"
+    if not old.is_symlink() and old.is_file() and old.read_text(encoding="utf-8", errors="replace") == "*\n":
+        old.unlink()
 
 
-def packaged_sha(body: str) -> str:
-    """The commit a comment of ours was built from ("" when it does not say)."""
-    m = _SHA_NOTE.search(body)
-    return m.group(1) if m else ""
-
-
-def _code(text: str) -> str:
-    """``text`` as an inline code span fit for a table cell."""
-    ticks = "`" * (max((len(m) for m in re.findall(r"`+", text)), default=0) + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{ticks}{pad}{' '.join(text.split())}{pad}{ticks}".replace("|", "\\|")
-
-
-def _cell(text: str) -> str:
-    from ctxaction.render import inline
-
-    return inline(text).replace("|", "\\|")
-
-
-def compact_comment(
-    package: Package, *, commit_url: str = "", full_url: str = "", full_label: str = ""
+def keep_out_of_commits(
+    workspace: Path, preset: AgentPreset, owner: Owner | None = None, also: tuple[str, ...] = ()
 ) -> str:
-    """A short comment for people beside the agents: summary, files with reasons, links.
+    """List ``/.ctxaction/`` (and the folders in ``also``: the artifact folder) where git ignores
+    them but the agent still reads them; returns where ("" when the workspace is not a plain git
+    checkout).
 
-    The package itself lives in the files (and the artifact / job summary); the comment names the
-    commit packaged, so a comment about an older commit is recognisably stale.
+    Every preset but ``gemini`` uses ``.git/info/exclude``. gemini-cli skips what that file lists,
+    so for it the line goes to ``.git/ctxaction-exclude``, named by ``core.excludesFile`` in the
+    checkout's own config (a relative path: git resolves it from the work tree's top, and the
+    container's absolute paths differ from the runner's) unless a user already set one.
     """
-    from ctxaction.render import mode_label, range_list, task_label
+    dot_git = workspace / ".git"
+    if dot_git.is_symlink() or not dot_git.is_dir():
+        return ""
+    configured = (git.try_run(workspace, ["config", "--get", "core.excludesFile"]) or "").strip()
+    if preset.name == "gemini" and configured in ("", AGENT_EXCLUDES):
+        _append_lines(workspace, workspace / AGENT_EXCLUDES, owner, also)
+        git.run(workspace, ["config", "--local", "core.excludesFile", AGENT_EXCLUDES])
+        config = dot_git / "config"
+        if owner is not None and not config.is_symlink():
+            os.chown(config, owner.uid, owner.gid)
+        return AGENT_EXCLUDES
+    _append_lines(workspace, dot_git / "info" / "exclude", owner, also)
+    return ".git/info/exclude"
 
-    head = package.head
-    commit = f" · commit `{head[:12]}`" if head else ""
-    if head and commit_url:
-        commit = f" · commit [`{head[:12]}`]({commit_url})"
-    lines = [
-        f"### Context package · {task_label(package.task)}",
-        "",
-        f"{package.total_tokens} tokens ({package.encoding}) · {len(package.files)} files · "
-        f"profile `{_cell(package.profile)}`{commit}",
-        "",
-    ]
-    if full_url:
-        label = _cell(full_label or "this run")
-        lines += [f"Full package: [{label}]({full_url}); agents read `{PACKAGE_MD}`.", ""]
-    if package.files:
-        lines += ["| file | part | why |", "| --- | --- | --- |"]
-        for f in package.files:
-            part = mode_label(f) if f.mode == "full" else f"{mode_label(f)}: {range_list(f.ranges)}"
-            why = "; ".join(_cell(r) for r in f.reasons[:3]) or "ranked"
-            lines.append(f"| {_code(f.path)} | {part} | {why} |")
-        lines.append("")
-    if package.omitted:
-        lines.append(f"<details><summary>{len(package.omitted)} more candidates left out</summary>\n")
-        lines += [f"- {_code(o.path)} ({o.score:.2f}): {_cell(o.reason)}" for o in package.omitted[:20]]
-        lines += ["", "</details>", ""]
-    lines += [f"> ⚠ {_cell(w)}" for w in package.warnings[:5]]
-    return "\n".join(lines).rstrip("\n") + "\n" + sha_note(head)
+
+def _append_lines(workspace: Path, path: Path, owner: Owner | None, also: tuple[str, ...]) -> None:
+    current = ""
+    if path.is_file() and not path.is_symlink():
+        current = path.read_text(encoding="utf-8", errors="replace")
+    have = set(current.split("\n"))
+    missing = [line for line in (EXCLUDE_LINE, *(f"/{folder}/" for folder in also)) if line not in have]
+    if not missing:
+        return
+    glue = "" if not current or current.endswith("\n") else "\n"
+    note = "# written by ctxaction: never committed, still readable by agents\n"
+    text = f"{current}{glue}{note}" + "".join(f"{line}\n" for line in missing)
+    write_atomic(path, text, inside=workspace, owner=owner)

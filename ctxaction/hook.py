@@ -26,6 +26,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from ctxaction.errors import HookError as HookError
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ctxaction.secure.history import HistoryRange
@@ -77,10 +79,6 @@ def shim(hook: str) -> str:
 
 SHIM = shim(HOOK_NAME)
 PUSH_SHIM = shim(PUSH_HOOK_NAME)
-
-
-class HookError(Exception):
-    """Install/uninstall cannot proceed; the message says why and what to do."""
 
 
 class _Args:
@@ -179,12 +177,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             cwd=root,
             root=root,
         )
+    from ctxaction.errors import CtxError
+
     try:
         return execute(opts)
-    except ScanUsageError as exc:
+    except (ScanUsageError, CtxError) as exc:
         from ctxaction.printable import printable
+        from ctxaction.secure import redact_text  # messages name files, which may hold a secret
 
-        print(f"ctxaction-secrets: {printable(str(exc))}", file=sys.stderr)
+        print(f"ctxaction-secrets: {printable(redact_text(str(exc)))}", file=sys.stderr)
         return 2
 
 
@@ -318,10 +319,9 @@ def _ours(path: Path) -> bool:
 
 
 def _write_executable(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.chmod(0o755)
-    os.replace(tmp, path)
+    from ctxaction.output import write_atomic
+
+    write_atomic(path, text, executable=True)
 
 
 if __name__ == "__main__":

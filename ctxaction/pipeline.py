@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ctxaction import agents, mentions, rank
 from ctxaction.config import Config, Profile, load_config
+from ctxaction.errors import BuildError as BuildError
 from ctxaction.filter import PathFilter, Readable, Redactor, configured_detector, filter_candidates
 from ctxaction.model import Candidate, Excluded, OmittedFile, Package, Task
 from ctxaction.pack.budget import BudgetError, FileSource
@@ -43,12 +44,7 @@ OVERVIEW_FILES = ("README.md", "README.rst", "README.txt", "README")
 # Anything shaped like a file name (any extension: images, archives, data), for files set aside.
 _PATH_TOKEN = re.compile(r"(?<![\w./\-])[\w.\-]*(?:/[\w.\-]+)*\.\w+")
 
-
 Ranker = Callable[[RepoView, Task, Profile], list[Candidate]]
-
-
-class BuildError(Exception):
-    """A package cannot be built: one line saying why and what to do."""
 
 
 @dataclass

@@ -166,7 +166,7 @@ def strip_hidden(text: str) -> tuple[str, CleanReport]:
         shielded.append(chunk)
         return f"\x00{len(shielded) - 1}\x00"
 
-    prose = _shield_fences(text, shield)
+    prose = _shield_blocks(text, shield, report)
 
     def code_or_comment(m: re.Match[str]) -> str:
         if m.group("code") is not None:
@@ -175,10 +175,9 @@ def strip_hidden(text: str) -> tuple[str, CleanReport]:
         return ""
 
     prose = _CODE_OR_COMMENT.sub(code_or_comment, prose)
-    prose, n = _MD_COMMENT.subn("", prose)
-    report.html_comments += n
     prose = _remove_hidden_elements(prose, report)
     prose = _TAG.sub(lambda m: _clean_tag(m, report), prose)
+    prose = _sanitize_html_blocks(prose)
     prose = _MD_IMAGE.sub(lambda m: _drop_alt(m, report), prose)
     if report.hidden_removed:
         prose = _BLANK_RUN.sub("\n\n", prose)
@@ -189,23 +188,46 @@ def strip_hidden(text: str) -> tuple[str, CleanReport]:
     return restored.strip() if report.hidden_removed else restored, report
 
 
-def _shield_fences(text: str, shield: Callable[[str], str]) -> str:
-    """Replace fenced code blocks (open to close, or to the end) by placeholders."""
+def _shield_blocks(text: str, shield: Callable[[str], str], report: CleanReport) -> str:
+    """Replace what GitHub shows verbatim (fenced and indented code blocks) by placeholders and
+    drop link reference definitions (rendered as nothing, whatever text they carry); both found
+    by a CommonMark parser, not by patterns."""
+    from ctxaction.markdown import reference_definition_lines, verbatim_lines
+
+    verbatim = verbatim_lines(text)
+    hidden = reference_definition_lines(text) - verbatim
+    report.html_comments += len(hidden)
     lines = text.split("\n")
     out: list[str] = []
     i = 0
     while i < len(lines):
-        m = _FENCE_OPEN.match(lines[i])
-        if not m or (m.group(1)[0] == "`" and "`" in lines[i][m.end() :]):
+        if i in hidden:
+            i += 1
+            continue
+        if i not in verbatim:
             out.append(lines[i])
             i += 1
             continue
-        fence = m.group(1)
-        close = re.compile(rf"^ {{0,3}}{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$")
-        end = next((j for j in range(i + 1, len(lines)) if close.match(lines[j])), len(lines) - 1)
+        end = i
+        while end + 1 < len(lines) and end + 1 in verbatim:
+            end += 1
         out.append(shield("\n".join(lines[i : end + 1])))
         i = end + 1
     return "\n".join(out)
+
+
+def _sanitize_html_blocks(text: str) -> str:
+    """Raw HTML blocks once more through nh3 (an allow-list sanitizer): what the patterns above
+    missed in odd markup (unquoted or doubled attributes, comments split across tags) goes."""
+    from ctxaction.markdown import clean_html, html_block_lines
+
+    lines = text.split("\n")
+    for start, end in reversed(html_block_lines(text)):
+        block = "\n".join(lines[start:end])
+        if "\x00" in block:  # holds shielded code: left as it is
+            continue
+        lines[start:end] = clean_html(block).split("\n")
+    return "\n".join(lines)
 
 
 def _attrs(raw: str) -> list[tuple[str, str | None]]:

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
+from ctxaction.errors import TaskError as TaskError
 from ctxaction.jsonfile import loads, read_json_object
 from ctxaction.model import Comment, Task
 
@@ -22,10 +23,6 @@ __all__ = [
     "read_stdin",
     "task_from_json",
 ]
-
-
-class TaskError(ValueError):
-    """The task input cannot be read; the message names the file and what to do."""
 
 
 def parse_issue_text(text: str) -> Task:

@@ -24,10 +24,12 @@ import math
 import os
 import re
 import tempfile
-import uuid
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, Protocol
+
+from ctxaction.errors import TokenizerError as TokenizerError
 
 DEFAULT_ENCODING = "o200k_base"
 
@@ -81,9 +83,6 @@ _SPECS = {
 # sha256 of the decompressed ranks, as pinned in tiktoken_ext/openai_public.py.
 _KNOWN_RANKS = {name: spec.ranks_sha for name, spec in _SPECS.items()}
 
-
-class TokenizerError(RuntimeError):
-    """The encoding's ranks are neither cached, shipped nor downloadable."""
 
 
 class Counter(Protocol):
@@ -200,13 +199,11 @@ def _write_atomic(path: str, data: bytes) -> bool:
     cache_dir = os.path.dirname(path)
     if not cache_dir:
         return False
+    from ctxaction.output import write_atomic
+
     try:
-        os.makedirs(cache_dir, exist_ok=True)
-        tmp = f"{path}.{uuid.uuid4().hex}.tmp"
-        with open(tmp, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except OSError:
+        write_atomic(Path(path), data)
+    except OSError:  # WriteError included: a cache that cannot be written is only slower
         return False
     return True
 

@@ -24,9 +24,27 @@ FIXTURES = Path(__file__).parent / "fixtures"
 REST = FIXTURES / "rest"
 WEBHOOKS = FIXTURES / "webhooks"
 READ_ONLY_MESSAGE = "Resource not accessible by integration"
+COMMENT_LIMIT = 65_536  # GitHub's cap on a comment body, counted in UTF-16 code units
 SECONDARY_MESSAGE = (
     "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."
 )
+
+
+def too_long() -> dict[str, Any]:
+    """GitHub's answer to a comment body over the limit (422 Validation Failed)."""
+    return {
+        "message": "Validation Failed",
+        "errors": [
+            {
+                "resource": "IssueComment",
+                "code": "custom",
+                "field": "body",
+                "message": f"body is too long (maximum is {COMMENT_LIMIT} characters)",
+            }
+        ],
+        "documentation_url": "https://docs.github.com/rest/issues/comments#create-an-issue-comment",
+        "status": "422",
+    }
 
 
 def rest_fixture(name: str) -> Any:
@@ -76,7 +94,6 @@ class FakeGitHub:
         self.comments: dict[int, list[dict[str, Any]]] = {}
         self.roles: dict[str, str] = {}
         self.reactions: list[tuple[int, str]] = []
-        self.minimized: list[tuple[str, str]] = []
         self.failures: list[Failure] = []
         self.read_only = False
         self.requests: list[Recorded] = []
@@ -204,10 +221,12 @@ class FakeGitHub:
         self, method: str, path: str, query: dict[str, list[str]], body: Any
     ) -> tuple[int, dict[str, str], Any]:
         m = re.fullmatch(r"/repos/[^/]+/[^/]+/(.+)", path)
+        if method in ("POST", "PATCH") and isinstance(body, dict) and isinstance(body.get("body"), str):
+            units = len(body["body"].encode("utf-16-le")) // 2
+            if units > COMMENT_LIMIT:
+                return 422, {}, too_long()
         if path == "/user" and method == "GET":
             return 200, {}, {"login": self.token_login, "type": "User"}
-        if path == "/graphql" and method == "POST":
-            return self._graphql(body)
         if not m:
             return 404, {}, {"message": "Not Found"}
         rest = m.group(1)
@@ -262,21 +281,6 @@ class FakeGitHub:
             data["user"]["login"] = login
             return 200, {}, data
         return 404, {}, {"message": "Not Found"}
-
-    def _graphql(self, body: Any) -> tuple[int, dict[str, str], Any]:
-        """The one mutation the action sends: ``minimizeComment`` (GitHub's response shape)."""
-        query = str((body or {}).get("query", ""))
-        given = ((body or {}).get("variables") or {}).get("input") or {}
-        if "minimizeComment" not in query:
-            return 200, {}, {"errors": [{"message": "only minimizeComment is served by this fake"}]}
-        node = str(given.get("subjectId", ""))
-        known = {c["node_id"] for thread in self.comments.values() for c in thread}
-        if node not in known:
-            message = f"Could not resolve to a node with the global id of '{node}'"
-            errors = [{"type": "NOT_FOUND", "message": message}]
-            return 200, {}, {"data": {"minimizeComment": None}, "errors": errors}
-        self.minimized.append((node, str(given.get("classifier", ""))))
-        return 200, {}, {"data": {"minimizeComment": {"minimizedComment": {"isMinimized": True}}}}
 
     def _page(
         self, path: str, query: dict[str, list[str]], items: list[Any]

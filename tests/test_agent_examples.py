@@ -40,7 +40,7 @@ def test_example_runs_ctxaction_first_then_the_agent_failing_open(name: str) -> 
     [(job_name, job)] = workflow["jobs"].items()
     if name == "copilot-setup-steps.yml":
         assert job_name == "copilot-setup-steps"  # the name Copilot looks for
-    assert "concurrency" in workflow or "concurrency" in job
+    assert "concurrency" in job and "concurrency" not in workflow
     assert job["permissions"] and "write-all" not in str(job["permissions"])
     steps = job["steps"]
     uses = [str(step.get("uses", "")) for step in steps]

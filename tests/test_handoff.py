@@ -4,19 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from ctxaction.agents import AGENT_NAMES, get_preset
-from ctxaction.handoff import (
-    HandoffError,
-    cap_markdown,
-    compact_comment,
-    files_json,
-    packaged_sha,
-    write_handoff,
-)
+from ctxaction.errors import WriteError
+from ctxaction.handoff import AGENT_EXCLUDES, cap_markdown, files_json, keep_out_of_commits, write_handoff
 from ctxaction.model import OmittedFile, Package, PackedFile, Task
 
 SHA = "0123456789abcdef0123456789abcdef01234567"
@@ -54,11 +49,10 @@ def test_write_handoff_writes_files_only_under_ctxaction(tmp_path: Path, agent: 
     package = _package()
     handoff = write_handoff(tmp_path, package, preset, "# Package\n" + "line\n" * 50, '{"version": 1}')
     written = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file())
-    expected = [".ctxaction/.gitignore", ".ctxaction/package.json", ".ctxaction/package.md"]
+    expected = [".ctxaction/package.json", ".ctxaction/package.md"]
     if preset.prompt_file:
         expected.append(".ctxaction/prompt.md")
-    assert written == sorted(expected)
-    assert (tmp_path / ".ctxaction/.gitignore").read_text() == "*\n"
+    assert written == sorted(expected)  # no .gitignore: it would hide them from gemini-cli
     out = handoff.outputs()
     assert (
         out["package-path"] == ".ctxaction/package.md" and out["manifest-path"] == ".ctxaction/package.json"
@@ -89,7 +83,7 @@ def test_symlinked_package_dir_is_refused(tmp_path: Path) -> None:
     workspace = tmp_path / "ws"
     workspace.mkdir()
     os.symlink(elsewhere, workspace / ".ctxaction")
-    with pytest.raises(HandoffError, match=r"\.ctxaction is a symlink"):
+    with pytest.raises(WriteError, match=r"\.ctxaction is a symlink, not a folder"):
         write_handoff(workspace, _package(), get_preset("generic"), "md", "{}")
     assert list(elsewhere.iterdir()) == []
 
@@ -109,17 +103,34 @@ def test_files_json_of_an_empty_package() -> None:
     assert files_json(Package(task=Task("t"), profile="bugfix")) == "[]"
 
 
-def test_compact_comment_is_short_and_safe() -> None:
-    body = compact_comment(
-        _package(),
-        commit_url=f"https://github.com/o/r/commit/{SHA}",
-        full_url="https://x/run",
-        full_label="run 5",
-    )
-    assert body.startswith("### Context package · Issue #7\n")
-    assert f"[`{SHA[:12]}`](https://github.com/o/r/commit/{SHA})" in body
-    assert "| `src/a\\|b.py` | excerpt, 5 of 40 lines: 1-4,9 | line 3 in the traceback |" in body
-    assert "@claude" not in body
-    assert "docs/big.md" in body and "over the files budget" in body
-    assert packaged_sha(body) == SHA
-    assert len(body) < 2000
+def _git(cwd: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=True).stdout
+
+
+@pytest.mark.parametrize("agent", AGENT_NAMES)
+def test_package_files_stay_out_of_commits_but_visible_to_the_agent(tmp_path: Path, agent: str) -> None:
+    _git(tmp_path, "init", "-q")
+    preset = get_preset(agent)
+    write_handoff(tmp_path, _package(), preset, "# Package\n", "{}")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "fix.py").write_text("x = 1\n")
+    where = keep_out_of_commits(tmp_path, preset)
+    assert keep_out_of_commits(tmp_path, preset) == where  # idempotent
+    _git(tmp_path / "src", "add", "-A", "..")  # what an agent's `git add -A` would stage
+    assert _git(tmp_path, "diff", "--cached", "--name-only").split() == ["src/fix.py"]
+    # gemini-cli skips paths listed in .gitignore files and .git/info/exclude (its
+    # GitIgnoreParser); it does not read core.excludesFile.
+    info_exclude = (tmp_path / ".git/info/exclude").read_text()
+    gitignores = [p for p in tmp_path.rglob(".gitignore") if ".git/" not in p.as_posix()]
+    if agent == "gemini":
+        assert where == AGENT_EXCLUDES and "/.ctxaction/" not in info_exclude and not gitignores
+        assert _git(tmp_path, "config", "core.excludesFile").strip() == AGENT_EXCLUDES
+    else:
+        assert where == ".git/info/exclude" and info_exclude.count("/.ctxaction/") == 1
+
+
+def test_an_old_gitignore_of_ours_is_removed(tmp_path: Path) -> None:
+    (tmp_path / ".ctxaction").mkdir()
+    (tmp_path / ".ctxaction/.gitignore").write_text("*\n")
+    write_handoff(tmp_path, _package(), get_preset("gemini"), "md", "{}")
+    assert not (tmp_path / ".ctxaction/.gitignore").exists()

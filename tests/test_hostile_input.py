@@ -64,7 +64,8 @@ def test_yaml_recursion_bombs_and_depth_are_one_error(
     repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str], yaml_text: str, problem: str
 ) -> None:
     (repo.root / "context-packages.yaml").write_text(yaml_text, encoding="utf-8")
-    assert main(["build", "--repo", str(repo.root), "--issue-file", issue(tmp_path)]) == 2
+    # A broken file is exit 1 for build (ConfigError); scan calls any broken config a usage error.
+    assert main(["build", "--repo", str(repo.root), "--issue-file", issue(tmp_path)]) == 1
     line = one_line_error(capsys)
     assert "context-packages.yaml:" in line and "not valid YAML" in line and problem in line
     scan_dir = repo.root / "app"
@@ -108,7 +109,7 @@ def test_bad_patterns_are_named_with_file_and_line(
 ) -> None:
     build = ["build", "--repo", str(repo.root), "--issue-file", issue(tmp_path)]
     (repo.root / ".contextignore").write_text("# comment\n\nbuild/\n[z-a]\n", encoding="utf-8")
-    assert main(build) == 2
+    assert main(build) == 1
     assert one_line_error(capsys).endswith(
         ".contextignore:4: bad pattern '[z-a]': bad character range z-a "
         "(character classes run low to high, like [a-z]; escape a literal [ as \\[)"
@@ -119,7 +120,7 @@ def test_bad_patterns_are_named_with_file_and_line(
         assert f"{option} 'src/\\\\': not a valid gitignore pattern" in one_line_error(capsys)
     config = repo.root / "context-packages.yaml"
     config.write_text('sensitive_paths:\n  - "*.pem"\n  - "[z-a]"\n', encoding="utf-8")
-    assert main(build) == 2
+    assert main(build) == 1
     assert "context-packages.yaml:3: sensitive_paths[1]: bad pattern '[z-a]'" in one_line_error(capsys)
     allow = 'secrets:\n  allowlist:\n    paths:\n      - "ok/**"\n      - "[z-a]"\n'
     config.write_text(allow, encoding="utf-8")
@@ -168,7 +169,7 @@ def test_unknown_profile_blames_the_request(
     assert not str(info.value).startswith("<built-in defaults>")
     assert main(["build", "--repo", str(repo.root), "--issue-file", issue(tmp_path), "--task", "nope"]) == 2
     assert one_line_error(capsys) == (
-        "ctxaction build: --task: no profile 'nope'; "
+        "ctxaction build: no profile 'nope'; "
         "known: bugfix, feature (from <built-in defaults>) and auto"
     )
 

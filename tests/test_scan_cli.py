@@ -267,3 +267,22 @@ def test_paths_in_another_repository_use_its_config(
     found = {f["path"] for f in json.loads(capsys.readouterr().out)["findings"]}
     assert found == {"app.py"}
     assert SECRET not in json.dumps(sorted(found))
+
+
+def test_secret_in_a_file_name_is_reported_on_line_zero_and_shown_redacted(
+    make_repo: Callable[..., GitRepo], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = make_repo()
+    token = expand("<<gh:ghp>>", "file-name")
+    repo.write(f"notes/{token}.md", "nothing secret in here\n")
+    repo.git("add", "-A")
+    monkeypatch.chdir(repo.root)
+    for fmt in ("text", "json", "sarif"):
+        assert main(["scan", "--staged", "--format", fmt]) == 1
+        out, err = capsys.readouterr()
+        assert token not in out + err and token[:12] not in out + err
+        if fmt == "text":
+            assert out.startswith("notes/[REDACTED:github-pat].md:0:") and "file name:" in out
+        elif fmt == "sarif":
+            (result,) = json.loads(out)["runs"][0]["results"]
+            assert "region" not in result["locations"][0]["physicalLocation"]

@@ -193,3 +193,40 @@ def test_lone_surrogates_do_not_break_the_scan() -> None:
     text = f'note \ud800 then TOKEN = "{secret}"\n'
     assert [text[f.start : f.end] for f in scan(text, "app.py")] == [secret]
     assert secret not in redact(text, "app.py")[0]
+
+
+def test_clip_redacts_before_it_cuts() -> None:
+    from ctxaction.secure import clip, redact_text
+
+    token = expand("sk_live_<<alnum:60>>", "clip")
+    shown = clip(f"not a profile: {token}", 40)
+    assert token[:12] not in shown and "[REDACTED:stripe-secret-key]" in redact_text(token)
+    assert clip("short", 40) == "short" and clip("x" * 50, 40) == "x" * 40 + "…"
+
+
+def test_preview_masks_a_secret_no_rule_named_beside_a_finding() -> None:
+    # Without the pair rule the 40-character half would still be masked in the preview.
+    from ctxaction.secure.finding import preview_line
+
+    key_id, secret = expand("AKIA<<b32:16>>", "pv"), expand("<<b64:40>>", "pv")
+    line = f"Use {key_id} / {secret} for uploads"
+    preview = preview_line(line, [(4, 24)])
+    assert key_id not in preview and secret[:12] not in preview and "for uploads" in preview
+
+
+def test_utf16_and_utf32_text_is_decoded_binary_is_not() -> None:
+    from ctxaction.secure.decoding import decode_text
+
+    text = 'token = "ghp_x"\nsecond line\n'
+    for codec in ("utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be"):
+        assert decode_text(text.encode(codec)) == text, codec
+    assert decode_text(bytes(range(256)) * 8) is None
+    assert decode_text(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR" * 40) is None
+
+
+def test_overlapping_hit_keeps_what_reaches_past_the_kept_one() -> None:
+    first = expand("<<pem:RSA PRIVATE KEY>>", "overlap-1")
+    second = expand("<<pem:EC PRIVATE KEY>>", "overlap-2")
+    redacted, _ = redact(f"{first}\n{second}\n", "keys.txt")
+    body = [line for line in (first + second).split("\n") if "-----" not in line]
+    assert not any(line in redacted for line in body)

@@ -44,3 +44,32 @@ def test_rule_example(rule_id: str, kind: str, index: int, example: str) -> None
     assert secret not in redacted
     assert f"[REDACTED:{rule_id}]" in redacted
     assert redacted.count("\n") == text.count("\n")
+
+
+# Prose and Markdown put sentence punctuation right after a token ("use ghp_… .", "`sk_live_…`.").
+PUNCTUATION = (".", "!", "?", ":", "/", "-", "#", ">", ",", ";", "")
+TP_CASES = [c for c in CASES if c[1] == "tp"]
+
+
+@pytest.mark.parametrize(
+    ("rule_id", "kind", "index", "example"), TP_CASES, ids=[f"{c[0]}-{c[2]}" for c in TP_CASES]
+)
+def test_rule_example_followed_by_punctuation(rule_id: str, kind: str, index: int, example: str) -> None:
+    path, template = split_example(example)
+    text = expand(template, f"{rule_id}-{kind}-{index}")
+    own = [f for f in scan(text, path) if f.rule == rule_id]
+    assert own, f"{rule_id} missed its example"
+    secret = text[own[0].start : own[0].end]
+    generic = next(rule.generic for rule in ALL_RULES if rule.id == rule_id)
+    for mark in PUNCTUATION:
+        # Free-form values (passwords) end at whitespace, so only line ends follow them.
+        endings = ("", "\n") if generic else ("", "\n", " and more", "\nnext line")
+        for ending in endings:
+            variant = text + mark + ending
+            redacted, findings = redact(variant, path)
+            assert findings, f"{rule_id}: nothing found once followed by {mark + ending!r}"
+            assert secret not in redacted, f"{rule_id}: its secret survived {mark + ending!r}"
+            pieces = {secret[i : i + 12] for i in range(len(secret) - 11)}
+            assert not any(piece in redacted for piece in pieces), (
+                f"{rule_id}: a 12-character piece of its secret survived {mark + ending!r}"
+            )

@@ -8,9 +8,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ctxaction.cli import UsageError
+from ctxaction.errors import TaskError, UsageError
 from ctxaction.model import Task
-from ctxaction.printable import printable
 from ctxaction.render import FORMATS
 
 SAMPLE = "sample-issue.txt"
@@ -84,7 +83,6 @@ def read_task(args: argparse.Namespace) -> Task:
         return read_issue_json(args.issue_json)
     if args.issue is not None or args.pr is not None:
         from ctxaction.github.fetch import FetchError, fetch_task
-        from ctxaction.task import TaskError
 
         number, kind = (args.issue, "issue") if args.issue is not None else (args.pr, "pr")
         try:
@@ -139,26 +137,20 @@ def _options(args: argparse.Namespace) -> Any:
 
 
 def _guarded(args: argparse.Namespace, action: Any) -> int:
-    """Run ``action``; known failures become one line on stderr: exit code 2 for input the user
-    must fix (an unknown profile, a bad config, pattern or ``.contextignore``), 1 for the rest."""
-    from ctxaction.config import ConfigError, ProfileError
-    from ctxaction.pipeline import BudgetError, BuildError
-    from ctxaction.repo.files import RepoError
-    from ctxaction.secure.globs import PatternError
-    from ctxaction.secure.settings import SettingsError
-    from ctxaction.task import TaskError
-    from ctxaction.tokens import TokenizerError
+    """Run ``action``; known failures become one line on stderr and exit code 1 (2 for usage and
+    write errors, which ``cli.main`` reports)."""
+    from ctxaction.errors import CtxError
+    from ctxaction.secure import redact_text  # messages echo arguments and paths
 
     try:
         return int(action(_options(args)))
-    except ProfileError as exc:
-        print(f"ctxaction {args.command}: --task: {printable(str(exc))}", file=sys.stderr)
-        return 2
-    except (ConfigError, PatternError, SettingsError) as exc:
-        print(f"ctxaction {args.command}: {printable(str(exc))}", file=sys.stderr)
-        return 2
-    except (BuildError, BudgetError, RepoError, TaskError, TokenizerError, ValueError) as exc:
-        print(f"ctxaction {args.command}: {printable(str(exc))}", file=sys.stderr)
+    except CtxError as exc:
+        if exc.exit_code != 1:
+            raise
+        print(f"ctxaction {args.command}: {redact_text(exc.one_line())}", file=sys.stderr)
+        return 1
+    except ValueError as exc:
+        print(f"ctxaction {args.command}: {redact_text(str(exc))}", file=sys.stderr)
         return 1
 
 
@@ -178,8 +170,10 @@ def run_build(args: argparse.Namespace) -> int:
             )
         else:
             sys.stdout.write(result.rendered)
-        for warning in result.package.warnings:
-            print(f"warning: {printable(warning)}", file=sys.stderr)
+        from ctxaction.secure import redact_text
+
+        for warning in result.package.warnings:  # they name files, which may hold a secret
+            print(f"warning: {redact_text(warning)}", file=sys.stderr)
         return 0
 
     return _guarded(args, action)

@@ -1,29 +1,28 @@
 """``ctxaction action``: the whole GitHub Action run, from the runner's environment to delivery.
 
-One straight flow: inputs → event → (command gate) → thread → git prep → build → deliver →
+One straight flow: inputs → event → (comment gate) → thread → git prep → build → deliver →
 outputs. Everything comes from the environment a runner gives a container action (``INPUT_*``,
-``GITHUB_*``), so the same code runs, and is tested, outside a container. Failures end in one
-``::error::`` and exit 1 — except a read-only token (fork PRs), which still gets the package into
-the job summary, a notice, and exit 0.
+``GITHUB_*``), so the same code runs, and is tested, outside a container. Every error a user can
+cause is a :class:`~ctxaction.errors.CtxError` and ends in one ``::error::`` line and exit 1;
+a read-only or empty token (fork PRs) still gets the package into the job summary, a notice
+and exit 0.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 import traceback
 from collections.abc import Mapping
 from pathlib import Path
 
-from ctxaction.agents import get_preset
-from ctxaction.config import ConfigError
+from ctxaction.errors import CtxError, EventError, GitHubError
 from ctxaction.github import checkout
-from ctxaction.github.client import Client, GitHubError, ThreadComment, find_own, role_at_least
-from ctxaction.github.command import Command, CommandError, command_line, parse_args, reply_for
+from ctxaction.github.client import Client, find_own
+from ctxaction.github.command import Command
+from ctxaction.github.comment import CommentContext, compose, final_body
 from ctxaction.github.deliver import (
-    COMMENT_LIMIT,
-    MARKER,
     MARKER_RE,
-    REPLY_MARKER,
     SUMMARY_LIMIT,
     append_file,
     fit_package,
@@ -32,28 +31,21 @@ from ctxaction.github.deliver import (
     utf8_len,
     write_artifacts,
 )
-from ctxaction.github.event import REPO_RE, EventError, Request, Skip, TriggerComment, load_event
-from ctxaction.github.fetch import Thread, fetch_thread
-from ctxaction.github.inputs import InputError, Inputs, fail_on_error, read_inputs
+from ctxaction.github.event import REPO_RE, Request, Skip, load_event
+from ctxaction.github.fetch import Thread, fetch_thread, payload_thread
+from ctxaction.github.gate import Gate
+from ctxaction.github.inputs import Inputs, fail_on_error, read_inputs
 from ctxaction.github.log import Log, quoted_log
-from ctxaction.handoff import (
-    compact_comment,
-    packaged_sha,
-    resolve_preset,
-    sha_note,
-    write_handoff,
-)
+from ctxaction.handoff import keep_out_of_commits, resolve_preset, write_handoff
 from ctxaction.model import Package
-from ctxaction.pipeline import BudgetError, BuildError, BuildOptions, build_package, render
-from ctxaction.repo.git import RepoError
-from ctxaction.secure import redact
-from ctxaction.secure.globs import PatternError
-from ctxaction.task import TaskError
-from ctxaction.tokens import TokenizerError
+from ctxaction.output import owner_for
+from ctxaction.pipeline import BuildOptions, build_package, render
+from ctxaction.secure import clip, redact
 
-BUILD_ERRORS = (
-    BuildError, BudgetError, ConfigError, PatternError, RepoError, TaskError, TokenizerError, OSError,
-)  # fmt: skip
+NO_TOKEN = (
+    "input 'github-token' is empty (pull requests from forks get empty secrets): nothing is read "
+    "from or posted to GitHub"
+)
 
 
 class ActionRun:
@@ -65,28 +57,24 @@ class ActionRun:
         self.workspace = workspace
         self.env = env
         self.log = log
-        self.client = Client(request.repo, inputs.token, env.get("GITHUB_API_URL") or None)
+        api = env.get("GITHUB_API_URL") or None
+        self.client = Client(request.repo, inputs.token, api) if inputs.token else None
+        self.owner = owner_for(workspace)
         self.outputs = dict.fromkeys(("package-path", "comment-url"), "")
         self.outputs.update(tokens="0", files="0", truncated="false")
-        self.preset = get_preset("generic")
+        self.gate = Gate(self.client, inputs, request, log) if self.client else None
+        self.head_note = ""
 
     def execute(self) -> int:
         """Run the request to the end; returns the exit code."""
-        comment = self.request.comment
         command = Command()
         try:
-            if comment is not None:
-                gate = self.gate(comment)
-                if gate is None:
+            if self.gate is not None and self.request.comment is not None:
+                decided = self.gate.decide(pin=self.pin_head)
+                if decided is None:
                     return 0
-                command = gate
-            thread = fetch_thread(
-                self.client,
-                self.request.number,
-                data=self.request.data,
-                is_pr=self.request.is_pr,
-                head_sha=self.request.head_sha,
-            )
+                command = decided
+            thread = self.thread()
             for warning in thread.warnings:
                 self.log.annotate("warning", warning)
             package = self.build(thread, command)
@@ -95,89 +83,88 @@ class ActionRun:
             if exc.read_only:
                 self.log.annotate("notice", f"{exc}: the token is read-only (a fork PR?); nothing posted")
                 return 0
-            return self.fail(exc, comment)
-        except BUILD_ERRORS as exc:
-            return self.fail(exc, comment)
+            return self.fail(exc)
+        except (CtxError, OSError) as exc:
+            return self.fail(exc)
         except Exception as exc:  # a bug: keep the traceback, still answer the commenter
-            traceback.print_exc()
-            return self.fail(RuntimeError(f"unexpected {type(exc).__name__}: {exc}"), comment)
-        if comment is not None:
-            self.react(comment, "rocket")
+            sys.stderr.write(redact(traceback.format_exc())[0])
+            return self.fail(RuntimeError(f"unexpected {type(exc).__name__}: {exc}"))
+        if self.gate is not None:
+            self.gate.done()
         return 0
 
-    def gate(self, comment: TriggerComment) -> Command | None:
-        """The command of an ``issue_comment`` when it may run; None (with a reason logged) if not."""
-        if comment.is_bot or MARKER_RE.search(comment.body) or REPLY_MARKER in comment.body:
-            self.log.line(f"comment {comment.id} is by a bot or is ours: ignored")
-            return None
-        args = command_line(comment.body, self.inputs.command)
-        if args is None:
-            self.log.line(f"comment {comment.id} does not start with {self.inputs.command}: ignored")
-            return None
-        try:
-            command = parse_args(args)
-        except CommandError as exc:
-            self.refuse(comment, str(exc))
-            return None
-        role = self.client.role(comment.author)
-        if not role_at_least(role, self.inputs.min_permission):
-            self.refuse(
-                comment,
-                f"{comment.author} has {role} access to this repository; "
-                f"{self.inputs.command} needs {self.inputs.min_permission} or more",
-            )
-            return None
-        self.react(comment, "eyes")
-        return command
-
-    def refuse(self, comment: TriggerComment, reason: str) -> None:
-        """Answer a command that will not run: 😕 and a short reply saying why."""
-        self.log.annotate("notice", f"{self.inputs.command} refused: {reason}")
-        self.react(comment, "confused")
-        body = f"{REPLY_MARKER}\n{reply_for(reason, self.inputs.command)}"
-        try:
-            self.client.create_comment(self.request.number, posted_text(body))
-        except GitHubError as exc:
-            self.log.annotate("warning", f"could not reply: {exc}")
-
-    def react(self, comment: TriggerComment, content: str) -> None:
-        """Add a reaction; a failure is only a warning."""
-        try:
-            self.client.react(self.request.number, comment.id, content)
-        except GitHubError as exc:
-            self.log.annotate("warning", f"could not add the {content} reaction: {exc}")
-
-    def fail(self, exc: Exception, comment: TriggerComment | None) -> int:
-        """One ``::error::``; for a command, 😕 and a reply with the reason too."""
-        message = str(exc)
+    def fail(self, exc: Exception) -> int:
+        """One ``::error::``; a collaborator's command also gets 😕 and the reason as the reply."""
+        message = exc.one_line() if isinstance(exc, CtxError) else " ".join(str(exc).split())
         self.log.annotate("error", message)
-        if comment is not None:
-            self.refuse(comment, message)
+        if self.gate is not None:
+            self.gate.failed(message)
         return 1
+
+    def pin_head(self) -> None:
+        """For a comment on a PR: the head now, read before anything else, and whether it is the
+        head the comment saw (the PR unchanged since the comment was written)."""
+        comment = self.request.comment
+        if comment is None or self.client is None or not self.request.is_pr or self.request.head_sha:
+            return
+        pull = self.client.pull(self.request.number)
+        head = pull.get("head")
+        sha = str(head.get("sha") or "") if isinstance(head, Mapping) else ""
+        if not sha:
+            return
+        self.request = _with_head(self.request, sha, pull)
+        if self.gate is not None:
+            self.gate.request = self.request
+        updated = str(pull.get("updated_at") or "")
+        saw = bool(comment.created_at) and bool(updated) and updated[:19] <= comment.created_at[:19]
+        self.head_note = (
+            f"Packaged `{sha[:12]}`, the head of the pull request when the command was posted."
+            if saw
+            else f"Packaged `{sha[:12]}`, the head of the pull request when this run started; the pull "
+            "request changed after the command was posted, so it may be newer than what the comment saw."
+        )
+
+    def thread(self) -> Thread:
+        """The thread through the API, or from the payload alone when there is no token."""
+        if self.client is None:
+            return payload_thread(self.request)
+        return fetch_thread(
+            self.client,
+            self.request.number,
+            data=self.request.data,
+            is_pr=self.request.is_pr,
+            head_sha=self.request.head_sha,
+        )
 
     def prepare_git(self, thread: Thread) -> tuple[str | None, str | None]:
         """Deepen a shallow checkout, fetch a PR head as data; returns (ref, rules_ref)."""
-        with checkout.credentials(self.workspace, self.inputs.token, self.env.get("GITHUB_SERVER_URL", "")):
-            return checkout.prepare(
-                self.workspace,
-                self.request.number,
-                thread.head_sha if thread.task.kind == "pr" else "",
-                thread.base_sha,
-                self.inputs.history_depth,
-                info=self.log.line,
-                warn=lambda message: self.log.annotate("warning", message),
-            )
+        server = self.env.get("GITHUB_SERVER_URL", "")
+        try:
+            with checkout.credentials(self.workspace, self.inputs.token, server):
+                return checkout.prepare(
+                    self.workspace,
+                    self.request.number,
+                    thread.head_sha if thread.task.kind == "pr" else "",
+                    thread.base_sha,
+                    self.inputs.history_depth,
+                    info=self.log.line,
+                    warn=lambda message: self.log.annotate("warning", message),
+                )
+        finally:
+            checkout.give_back(self.workspace, self.owner)
+
+    def config_path(self) -> Path | None:
+        return self.workspace / self.inputs.config if self.inputs.config else None
 
     def build(self, thread: Thread, command: Command) -> Package:
         """Build the package for the thread (PR heads read from objects, never checked out)."""
         ref, rules_ref = self.prepare_git(thread)
-        config = self.workspace / self.inputs.config if self.inputs.config else None
         options = BuildOptions(
             repo=self.workspace,
             task=thread.task,
             profile=command.profile or self.inputs.task,
             budget=command.budget or self.inputs.budget,
-            config_path=config,
+            config_path=self.config_path(),
             fmt=command.fmt or self.inputs.fmt,
             include=list(command.include),
             exclude=list(command.exclude),
@@ -192,21 +179,21 @@ class ActionRun:
         return package
 
     def deliver(self, package: Package, thread: Thread, command: Command) -> None:
-        """Artifact, comment, summary as asked; a read-only token falls back to the summary."""
+        """Hand-off files, then artifact, comment, summary as asked; a read-only or missing token
+        falls back to the summary."""
         wanted = self.inputs.outputs
         fmt = command.fmt or self.inputs.fmt
-        where = self.where_full(wanted, thread.task.kind)
         self.hand_off(package)
         if "artifact" in wanted:
             rendered = {name: posted_text(render(package, name)) for name in {"markdown", "json", fmt}}
             stem = f"{'pr' if thread.task.kind == 'pr' else 'issue'}-{self.request.number}"
-            paths = write_artifacts(self.workspace, self.inputs.artifact_dir, stem, rendered)
+            paths = write_artifacts(self.workspace, self.inputs.artifact_dir, stem, rendered, self.owner)
             self.outputs["package-path"] = paths[fmt]
             self.log.line(f"package written to {paths[fmt]}")
-        summary = "summary" in wanted
-        if "comment" in wanted:
+        summary = "summary" in wanted or self.client is None
+        if "comment" in wanted and self.client is not None:
             try:
-                self.upsert(package, thread, where)
+                self.upsert(package, thread)
             except GitHubError as exc:
                 if not exc.read_only:
                     raise
@@ -221,55 +208,55 @@ class ActionRun:
     def hand_off(self, package: Package) -> None:
         """Write .ctxaction/package.md, package.json (and the host's prompt file); set the outputs.
         The package body goes to files and outputs only, never to the log."""
-        config = self.workspace / self.inputs.config if self.inputs.config else None
-        self.preset = resolve_preset(self.workspace, config, self.inputs.agent)
+        preset = resolve_preset(self.workspace, self.config_path(), self.inputs.agent)
         handoff = write_handoff(
             self.workspace,
             package,
-            self.preset,
+            preset,
             redact(render(package, "markdown"))[0],
             redact(render(package, "json"))[0],
             markdown_limit=self.inputs.markdown_limit,
+            owner=self.owner,
         )
+        artifacts = (self.inputs.artifact_dir,) if "artifact" in self.inputs.outputs else ()
+        excluded = keep_out_of_commits(self.workspace, preset, self.owner, artifacts)
         self.outputs.update(handoff.outputs())
-        self.log.line(f"package written to {handoff.package_path} ({handoff.size} bytes, {self.preset.name})")
+        kept = f"; kept out of commits by {excluded}" if excluded else ""
+        written = f"{handoff.package_path} ({handoff.size} bytes, {preset.name})"
+        self.log.line(f"package written to {written}{kept}")
 
-    def where_full(self, wanted: frozenset[str], kind: str) -> str:
-        """Where a reader finds the whole package when the comment is shortened."""
+    def where_full(self) -> str:
+        """Where a reader finds the whole package when the comment does not hold it."""
+        wanted = self.inputs.outputs
         places = []
         if "artifact" in wanted:
             places.append(f"the `{self.inputs.artifact_dir}` artifact")
         if "summary" in wanted:
-            server = self.env.get("GITHUB_SERVER_URL", "https://github.com")
-            run_id = self.env.get("GITHUB_RUN_ID", "")
-            run_url = f"{server}/{self.request.repo}/actions/runs/{run_id}"
-            places.append(f"[the job summary]({run_url})" if run_id else "the job summary")
-        flag = "--pr" if kind == "pr" else "--issue"
+            places.append(f"[the job summary]({self.run_url()})" if self.run_url() else "the job summary")
+        flag = "--pr" if self.request.is_pr else "--issue"
         places.append(f"`ctxaction build {flag} {self.request.number}` run locally")
         return ", ".join(places[:-1]) + (" or " if len(places) > 1 else "") + places[-1]
 
-    def upsert(self, package: Package, thread: Thread, where: str) -> None:
-        """Create our comment, or update the one we posted before (marker *and* author)."""
+    def run_url(self) -> str:
+        run_id = self.env.get("GITHUB_RUN_ID", "")
+        server = self.env.get("GITHUB_SERVER_URL") or "https://github.com"
+        return f"{server}/{self.request.repo}/actions/runs/{run_id}" if run_id else ""
 
-        def frame(body: str, shortened: str) -> str:
-            note = (
-                f"\n\n> **Shortened to fit GitHub's comment limit:** {shortened}. The full package: {where}."
-                if shortened
-                else ""
-            )
-            return f"{MARKER}\n{body}{note}\n"
-
-        if self.preset.name == "generic":
-            full = fit_package(package, lambda p: render(p, "markdown"), COMMENT_LIMIT, frame=frame)
-            body, truncated = full[0] + sha_note(package.head), full[1]
-        else:
-            body, truncated = self.compact(package), False
+    def upsert(self, package: Package, thread: Thread) -> None:
+        """Create our comment, or update in place the one we posted before (marker *and* author):
+        one comment per issue or PR, whatever the preset, across reruns and pushes."""
+        assert self.client is not None
+        ctx = CommentContext(
+            server=self.env.get("GITHUB_SERVER_URL") or "https://github.com",
+            repo=self.request.repo,
+            where_full=self.where_full(),
+            head_note=self.head_note,
+            style=self.inputs.comment_style,
+        )
+        body, truncated = compose(package, ctx)
+        body = final_body(body)
         login = self.client.own_login(self.inputs.bot_login)
-        # The newest of ours: older ones were superseded (and minimized) by it.
         existing = find_own(reversed(thread.comments), MARKER_RE, login)
-        if existing is not None and self.superseded(existing, package):
-            self.minimize(existing)
-            existing = None
         if existing is None:
             _, url = self.client.create_comment(self.request.number, body)
         elif existing.body == body:
@@ -278,32 +265,6 @@ class ActionRun:
             url = self.client.update_comment(existing, body)
         self.outputs.update({"comment-url": url, "truncated": "true" if truncated else "false"})
         self.log.line(f"comment {'updated' if existing else 'created'}: {url}")
-
-    def compact(self, package: Package) -> str:
-        """The short comment agent presets get (the package itself is in the files)."""
-        server = self.env.get("GITHUB_SERVER_URL", "https://github.com")
-        run_id = self.env.get("GITHUB_RUN_ID", "")
-        repo_url = f"{server}/{self.request.repo}"
-        body = compact_comment(
-            package,
-            commit_url=f"{repo_url}/commit/{package.head}" if package.head else "",
-            full_url=f"{repo_url}/actions/runs/{run_id}" if run_id else "",
-            full_label="this run's artifact and job summary",
-        )
-        return posted_text(f"{MARKER}\n{body}\n")
-
-    def superseded(self, existing: ThreadComment, package: Package) -> bool:
-        """A PR comment about an older head: replaced by a new comment, not edited in place."""
-        old = packaged_sha(existing.body)
-        return bool(self.request.is_pr and old and package.head and old != package.head)
-
-    def minimize(self, comment: ThreadComment) -> None:
-        """Hide our stale comment; failing to is only a warning."""
-        try:
-            self.client.minimize_comment(comment)
-            self.log.line(f"comment {comment.id} minimized as outdated")
-        except GitHubError as exc:
-            self.log.annotate("warning", f"could not minimize the outdated comment: {exc}")
 
     def write_summary(self, package: Package, full: bool) -> None:
         """A status line always; the whole package too when asked (capped at 1 MiB)."""
@@ -323,13 +284,20 @@ class ActionRun:
                 package, lambda p: render(p, "markdown"), SUMMARY_LIMIT - utf8_len(head) - 1024, utf8_len
             )
             text += body
-        append_file(path, text + "\n")
+        append_file(path, redact(text)[0] + "\n")
 
     def write_outputs(self) -> None:
         """Write the collected outputs to ``$GITHUB_OUTPUT`` (if the runner gave one)."""
         path = self.env.get("GITHUB_OUTPUT")
         if path:
-            append_file(path, format_outputs(self.outputs))
+            # Outputs are read by later steps and shown in the run's log: redacted like the rest.
+            append_file(path, format_outputs({k: redact(v)[0] for k, v in self.outputs.items()}))
+
+
+def _with_head(request: Request, sha: str, pull: Mapping[str, object]) -> Request:
+    from dataclasses import replace
+
+    return replace(request, head_sha=sha, data={**(request.data or {}), **pull})
 
 
 def main(env: Mapping[str, str] | None = None, log: Log | None = None) -> int:
@@ -342,6 +310,9 @@ def main(env: Mapping[str, str] | None = None, log: Log | None = None) -> int:
     log = log or Log(fail_open=fail_open)
     try:
         code = _run(env, log)
+    except CtxError as exc:
+        log.annotate("error", exc.one_line())
+        code = 1
     except Exception as exc:
         if not fail_open:
             raise
@@ -358,7 +329,8 @@ def explicit_request(inputs: Inputs, env: Mapping[str, str]) -> Request | Skip:
     the open PR of the checked-out branch (copilot-setup-steps, where no event names one)."""
     repo = env.get("GITHUB_REPOSITORY", "")
     if not REPO_RE.match(repo):
-        raise EventError(f"GITHUB_REPOSITORY must be owner/name to use input 'number', got {repo[:80]!r}")
+        shown = clip(repr(repo), 80)
+        raise EventError(f"GITHUB_REPOSITORY must be owner/name to use input 'number', got {shown}")
     event = env.get("GITHUB_EVENT_NAME", "")
     if inputs.number != "branch":
         return Request(event=event, action="", repo=repo, number=int(inputs.number), is_pr=None)
@@ -367,19 +339,27 @@ def explicit_request(inputs: Inputs, env: Mapping[str, str]) -> Request | Skip:
         return Skip("input 'number' is 'branch' but the runner names no branch (GITHUB_REF_NAME)")
     number = Client(repo, inputs.token, env.get("GITHUB_API_URL") or None).open_pull(branch)
     if number is None:
-        return Skip(f"no open pull request has branch {branch[:100]!r} as its head: nothing to package")
+        shown = clip(repr(branch), 100)
+        return Skip(f"no open pull request has branch {shown} as its head: nothing to package")
     return Request(event=event, action="", repo=repo, number=number, is_pr=True)
+
+
+def _without_token(request: Request | Skip) -> Request | Skip:
+    """What a run without a token can still do: package what the payload holds."""
+    if isinstance(request, Skip):
+        return request
+    if request.comment is not None:
+        return Skip(f"{NO_TOKEN}; a comment's author cannot be checked without one, so nothing is packaged")
+    if request.data is None or request.is_pr is None:
+        return Skip(f"{NO_TOKEN}; this event does not carry the issue or PR, so nothing is packaged")
+    return request
 
 
 def _run(env: Mapping[str, str], log: Log) -> int:
     """The run itself (see :func:`main`)."""
-    try:
-        inputs = read_inputs(env)
-    except InputError as exc:
-        log.annotate("error", str(exc))
-        return 1
-    if env.get("GITHUB_ACTIONS") == "true":
-        log.line(f"::add-mask::{inputs.token}")
+    inputs = read_inputs(env)
+    if env.get("GITHUB_ACTIONS") == "true" and inputs.token:
+        log.raw(f"::add-mask::{inputs.token}")
     workspace = Path(env.get("GITHUB_WORKSPACE") or os.getcwd()).resolve()
     config = (workspace / inputs.config).resolve() if inputs.config else workspace
     if not config.is_relative_to(workspace) or (inputs.config and not config.is_file()):
@@ -390,25 +370,29 @@ def _run(env: Mapping[str, str], log: Log) -> int:
         from ctxaction.github.scan import run_scan
 
         return run_scan(inputs, workspace, env, log)
-    try:
-        request = (
-            explicit_request(inputs, env)
-            if inputs.number
-            else load_event(
-                env.get("GITHUB_EVENT_NAME", ""),
-                env.get("GITHUB_EVENT_PATH", ""),
-                repository=env.get("GITHUB_REPOSITORY", ""),
-                allow_edited=inputs.edited_comments,
-            )
+    if inputs.number and not inputs.token:
+        log.annotate("notice", f"{NO_TOKEN}; input 'number' needs the API, so nothing is packaged")
+        return 0
+    request = (
+        explicit_request(inputs, env)
+        if inputs.number
+        else load_event(
+            env.get("GITHUB_EVENT_NAME", ""),
+            env.get("GITHUB_EVENT_PATH", ""),
+            repository=env.get("GITHUB_REPOSITORY", ""),
+            allow_edited=inputs.edited_comments,
+            agent_mode=bool(inputs.agent),
         )
-    except (EventError, GitHubError) as exc:
-        log.annotate("error", str(exc))
-        return 1
+    )
+    if not inputs.token:
+        request = _without_token(request)
+        if not isinstance(request, Skip):
+            log.annotate("notice", f"{NO_TOKEN}; the package goes to the job summary")
     if isinstance(request, Skip):
         log.annotate("notice", request.reason)
         return 0
     if request.comment is not None:
-        log.line("triggering comment:\n" + quoted_log(posted_text(request.comment.body[:2000])))
+        log.line("triggering comment:\n" + quoted_log(posted_text(request.comment.body)[:2000]))
     run = ActionRun(inputs, request, workspace, env, log)
     try:
         return run.execute()

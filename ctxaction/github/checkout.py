@@ -19,8 +19,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ctxaction.github.event import SHA_RE
+from ctxaction.output import Owner
 from ctxaction.repo import git
 from ctxaction.repo.git import RepoError
+from ctxaction.secure import clip
 
 FETCH_TIMEOUT = 180.0
 
@@ -108,7 +110,7 @@ def fetch_pull_head(root: Path, number: int, sha: str, depth: int) -> str | None
     shallow too (``--depth``), so it does not pull the whole history behind the PR.
     """
     if not SHA_RE.match(sha):
-        return f"not a commit id: {sha!r:.80}"
+        return f"not a commit id: {clip(repr(sha), 80)}"
     if has_commit(root, sha):
         return None
     if not has_remote(root):
@@ -161,3 +163,24 @@ def prepare(
         )
         return None, None
     return head_sha, base_sha if base_sha and has_commit(root, base_sha) else None
+
+
+def give_back(root: Path, owner: Owner | None) -> int:
+    """Hand what our git calls added under ``.git`` (fetched objects, packs, refs, the shallow
+    file) to the workspace's ``owner``; returns how many entries changed hands.
+
+    The container runs as root: without this, the runner user's next ``git fetch`` or checkout
+    clean-up fails on root-owned object folders. Symlinks are never followed.
+    """
+    dot_git = root / ".git"
+    if owner is None or dot_git.is_symlink() or not dot_git.is_dir():
+        return 0
+    changed = 0
+    for folder, dirs, files in os.walk(dot_git, followlinks=False):
+        for name in (*dirs, *files):
+            path = os.path.join(folder, name)
+            st = os.lstat(path)
+            if st.st_uid != owner.uid or st.st_gid != owner.gid:
+                os.lchown(path, owner.uid, owner.gid)
+                changed += 1
+    return changed

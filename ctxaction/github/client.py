@@ -22,7 +22,9 @@ from github import Auth, Github, GithubException, UnknownObjectException
 from github.IssueComment import IssueComment
 
 from ctxaction import __version__
+from ctxaction.errors import GitHubError as GitHubError
 from ctxaction.sanitize import PERMISSION_RANK
+from ctxaction.secure import clip
 
 DEFAULT_API_URL = "https://api.github.com"
 ACTIONS_BOT = "github-actions[bot]"
@@ -32,21 +34,6 @@ ROLES = tuple(sorted(PERMISSION_RANK, key=PERMISSION_RANK.__getitem__))
 MAX_ITEMS = 3000
 _PAT_PREFIXES = ("ghp_", "github_pat_", "gho_", "ghu_")
 T = TypeVar("T")
-
-
-class GitHubError(RuntimeError):
-    """A REST call failed for good (after retries when they applied)."""
-
-    def __init__(self, what: str, status: int, message: str) -> None:
-        super().__init__(f"GitHub API: {what} failed ({status or 'no response'}): {message}")
-        self.what = what
-        self.status = status
-        self.message = message
-
-    @property
-    def read_only(self) -> bool:
-        """The token may not write here (fork PRs, ``permissions: read``)."""
-        return self.status == 403 and "not accessible by integration" in self.message.lower()
 
 
 @dataclass(frozen=True)
@@ -217,11 +204,6 @@ class Client:
 
         return self._call(f"find the open pull request of branch {branch}", fetch)
 
-    def minimize_comment(self, comment: ThreadComment, classifier: str = "OUTDATED") -> None:
-        """Hide a superseded comment of ours (GraphQL ``minimizeComment``), so it cannot mislead."""
-        handle: IssueComment = comment.handle
-        self._call(f"minimize comment {comment.id}", lambda: handle.minimize(classifier), write=True)
-
     def viewer_login(self) -> str:
         """The login the token acts as (works for personal tokens, not for app tokens)."""
         return self._call("get the token's user", lambda: str(self._gh.get_user().login))
@@ -258,8 +240,8 @@ def _capped(items: Iterable[T], limit: int) -> list[T]:
 def _message(exc: GithubException) -> str:
     data = exc.data
     if isinstance(data, dict):
-        return str(data.get("message") or data)[:300]
-    return str(data or exc)[:300]
+        return clip(str(data.get("message") or data), 300, "")
+    return clip(str(data or exc), 300, "")
 
 
 def _rate_limit_wait(status: int, message: str, headers: dict[str, Any]) -> float | None:

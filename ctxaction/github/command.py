@@ -13,6 +13,9 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
+from ctxaction.errors import CommandError as CommandError
+from ctxaction.secure import clip
+
 FORMATS = ("markdown", "xml", "json")
 MAX_LINE = 500
 MAX_ARGS = 20
@@ -22,9 +25,6 @@ PROFILE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 COMMAND_RE = re.compile(r"^/[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")
 USAGE = "/context [profile] [budget=N] [+path …] [-path …] [format=markdown|xml|json]"
 
-
-class CommandError(ValueError):
-    """The command's arguments are wrong; the message is shown to the commenter."""
 
 
 @dataclass(frozen=True)
@@ -98,7 +98,7 @@ def parse_args(text: str) -> Command:
 def _show(text: str) -> str:
     """Untrusted text echoed in a reply: short and without backticks or control characters."""
     cleaned = "".join(ch for ch in text if ch.isprintable() and ch != "`")
-    return cleaned[:40] + ("…" if len(cleaned) > 40 else "")
+    return clip(cleaned, 40)
 
 
 def _path(word: str) -> str:

@@ -10,7 +10,6 @@ line boundary with the open fence closed.
 
 from __future__ import annotations
 
-import os
 import re
 import uuid
 from collections.abc import Callable, Mapping
@@ -18,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ctxaction.model import OmittedFile, Package
-from ctxaction.output import write_atomic
+from ctxaction.output import Owner, append_text, write_atomic
 from ctxaction.sanitize import neutralize_agent_handles, neutralize_mentions, neutralize_references
 from ctxaction.secure import redact
 
@@ -201,33 +200,24 @@ def format_outputs(values: Mapping[str, str]) -> str:
 
 
 def append_file(path: str | Path, text: str) -> None:
-    """Append ``text`` in one write (the runner reads these files after the step)."""
-    with open(path, "a", encoding="utf-8") as f:
-        f.write(text)
-
-
-def write_owned(path: Path, text: str, owner_of: Path) -> None:
-    """Write ``path`` atomically and, when running as root, give it to ``owner_of``'s owner.
-
-    A container action runs as root on a workspace owned by the runner user: files it leaves
-    would otherwise block the next ``actions/checkout`` clean-up.
-    """
-    write_atomic(path, text)
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        st = owner_of.stat()
-        for target in (path.parent, path):
-            os.chown(target, st.st_uid, st.st_gid)
+    """Append ``text`` in one write (the runner reads these files after the step); only to a
+    regular file (see :func:`ctxaction.output.append_text`)."""
+    append_text(path, text)
 
 
 def write_artifacts(
-    workspace: Path, directory: str, stem: str, rendered: Mapping[str, str]
+    workspace: Path, directory: str, stem: str, rendered: Mapping[str, str], owner: Owner | None = None
 ) -> dict[str, str]:
-    """Write each rendering (``markdown``/``xml``/``json``) under the workspace; fmt → relative path."""
+    """Write each rendering (``markdown``/``xml``/``json``) under the workspace; fmt → relative path.
+
+    Through the safe writer: no folder on the way may be a symlink (a committed ``context-package``
+    link cannot steer the files elsewhere), and files go to the workspace's ``owner``.
+    """
     suffix = {"markdown": "md", "xml": "xml", "json": "json"}
     out = {}
     for fmt, text in rendered.items():
         relative = f"{directory}/{stem}.{suffix[fmt]}"
-        write_owned(workspace / relative, text, owner_of=workspace)
+        write_atomic(workspace / relative, text, inside=workspace, owner=owner)
         out[fmt] = relative
     return out
 

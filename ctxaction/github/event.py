@@ -13,16 +13,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ctxaction.errors import EventError as EventError
 from ctxaction.jsonfile import read_json_object
+from ctxaction.secure import clip
 
 ISSUE_ACTIONS = frozenset({"opened", "edited", "reopened", "labeled"})
 PR_ACTIONS = frozenset({"opened", "synchronize", "reopened", "ready_for_review"})
+# Agent hand-off mode (the `agent` input): the trigger belongs to the agent's workflow, so the
+# events agents start on are packaged too.
+AGENT_ISSUE_ACTIONS = ISSUE_ACTIONS | {"assigned"}
+AGENT_PR_ACTIONS = PR_ACTIONS | {"labeled", "assigned", "edited"}
 SHA_RE = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
 REPO_RE = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
-
-
-class EventError(ValueError):
-    """The event payload lacks a field the action needs, or has it with the wrong type."""
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,10 @@ class TriggerComment:
     author: str
     is_bot: bool
     association: str = ""
+    created_at: str = ""
+    # "issue" (an issue or PR conversation comment), "review_comment" (on a PR's diff) or "review"
+    # (a submitted review's body): reactions exist for the first only.
+    kind: str = "issue"
 
 
 @dataclass(frozen=True)
@@ -98,7 +104,7 @@ class _Fields:
         if isinstance(value, str) and value.strip().isdigit():
             value = int(value.strip())
         if not isinstance(value, int) or value <= 0:
-            raise self._fail(path, f"should be a positive number, not {value!r:.40}")
+            raise self._fail(path, f"should be a positive number, not {clip(repr(value), 40)}")
         return value
 
     def text(self, path: str, required: bool = True) -> str:
@@ -140,39 +146,46 @@ def parse_event(
     source: str = "<payload>",
     repository: str = "",
     allow_edited: bool = False,
+    agent_mode: bool = False,
 ) -> Request | Skip:
     """Turn one event payload into a ``Request`` (or a ``Skip`` saying why not).
 
     ``repository`` (GITHUB_REPOSITORY) is used when the payload has no ``repository.full_name``.
     ``allow_edited`` also accepts ``issue_comment`` ``edited`` (opt-in: an edit can re-run a
-    command someone else wrote long ago).
+    command someone else wrote long ago). ``agent_mode`` (the ``agent`` input is set) also takes
+    the events agent workflows start on: ``assigned``, PR ``labeled``, review comments and reviews.
     """
     f = _Fields(payload, source)
     repo = f.text("repository.full_name", required=False) or repository
     if not repo:
         raise f._fail("repository.full_name", "is missing (and GITHUB_REPOSITORY is not set)")
     if not REPO_RE.match(repo):
-        raise f._fail("repository.full_name", f"is not owner/name: {repo!r:.80}")
+        raise f._fail("repository.full_name", f"is not owner/name: {clip(repr(repo), 80)}")
     action = f.text("action", required=False)
     if name == "issues":
-        return _issues(f, repo, action)
+        return _issues(f, repo, action, AGENT_ISSUE_ACTIONS if agent_mode else ISSUE_ACTIONS)
     if name in ("pull_request", "pull_request_target"):
-        return _pull_request(f, repo, name, action)
+        return _pull_request(f, repo, name, action, AGENT_PR_ACTIONS if agent_mode else PR_ACTIONS)
     if name == "issue_comment":
         return _issue_comment(f, repo, action, allow_edited)
+    if name in ("pull_request_review_comment", "pull_request_review") and agent_mode:
+        return _review(f, repo, name, action)
     if name == "workflow_dispatch":
         number = f.number("inputs.number")
         return Request(event=name, action="", repo=repo, number=number, is_pr=None)
-    return Skip(f"event '{name}' is not handled (issues, pull_request, issue_comment, workflow_dispatch are)")
+    handled = "issues, pull_request, issue_comment, workflow_dispatch"
+    if not agent_mode:
+        return Skip(f"event '{name}' is not handled ({handled} are; review events with the agent input)")
+    return Skip(f"event '{name}' is not handled ({handled}, pull_request_review(_comment) are)")
 
 
 def _unhandled(event: str, action: str, handled: frozenset[str]) -> Skip:
     return Skip(f"{event} event with action '{action}' is not handled ({', '.join(sorted(handled))} are)")
 
 
-def _issues(f: _Fields, repo: str, action: str) -> Request | Skip:
-    if action not in ISSUE_ACTIONS:
-        return _unhandled("issues", action, ISSUE_ACTIONS)
+def _issues(f: _Fields, repo: str, action: str, handled: frozenset[str]) -> Request | Skip:
+    if action not in handled:
+        return _unhandled("issues", action, handled)
     issue = f.obj("issue")
     is_pr = f.get("issue.pull_request") is not None
     return Request(
@@ -186,13 +199,13 @@ def _issues(f: _Fields, repo: str, action: str) -> Request | Skip:
     )
 
 
-def _pull_request(f: _Fields, repo: str, name: str, action: str) -> Request | Skip:
-    if action not in PR_ACTIONS:
-        return _unhandled(name, action, PR_ACTIONS)
+def _pull_request(f: _Fields, repo: str, name: str, action: str, handled: frozenset[str]) -> Request | Skip:
+    if action not in handled:
+        return _unhandled(name, action, handled)
     pull = f.obj("pull_request")
     head_sha = f.text("pull_request.head.sha")
     if not SHA_RE.match(head_sha):
-        raise f._fail("pull_request.head.sha", f"is not a commit id: {head_sha!r:.80}")
+        raise f._fail("pull_request.head.sha", f"is not a commit id: {clip(repr(head_sha), 80)}")
     return Request(
         event=name,
         action=action,
@@ -220,6 +233,7 @@ def _issue_comment(f: _Fields, repo: str, action: str, allow_edited: bool) -> Re
         author=login,
         is_bot=user_type == "Bot" or login.endswith("[bot]"),
         association=f.text("comment.author_association", required=False),
+        created_at=f.text("comment.created_at", required=False),
     )
     return Request(
         event="issue_comment",
@@ -230,4 +244,38 @@ def _issue_comment(f: _Fields, repo: str, action: str, allow_edited: bool) -> Re
         data=issue,
         comment=comment,
         labels=f.labels("issue.labels"),
+    )
+
+
+def _review(f: _Fields, repo: str, name: str, action: str) -> Request | Skip:
+    """A review comment on a PR's diff (``created``) or a submitted review: the agent's trigger."""
+    wanted = "created" if name == "pull_request_review_comment" else "submitted"
+    if action != wanted:
+        return Skip(f"{name} event with action '{action}' is not handled ({wanted} is)")
+    source = "comment" if name == "pull_request_review_comment" else "review"
+    f.obj(source)
+    login = f.text(f"{source}.user.login")
+    comment = TriggerComment(
+        id=f.number(f"{source}.id"),
+        body=f.text(f"{source}.body", required=False),
+        author=login,
+        is_bot=f.text(f"{source}.user.type", required=False) == "Bot" or login.endswith("[bot]"),
+        association=f.text(f"{source}.author_association", required=False),
+        created_at=f.text(f"{source}.created_at" if source == "comment" else "review.submitted_at", False),
+        kind="review_comment" if source == "comment" else "review",
+    )
+    pull = f.obj("pull_request")
+    head_sha = f.text("pull_request.head.sha")
+    if not SHA_RE.match(head_sha):
+        raise f._fail("pull_request.head.sha", f"is not a commit id: {head_sha!r:.80}")
+    return Request(
+        event=name,
+        action=action,
+        repo=repo,
+        number=f.number("pull_request.number"),
+        is_pr=True,
+        data=pull,
+        head_sha=head_sha,
+        comment=comment,
+        labels=f.labels("pull_request.labels"),
     )

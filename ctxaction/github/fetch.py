@@ -15,20 +15,19 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ctxaction.errors import FetchError as FetchError
 from ctxaction.github.client import Client, GitHubError, ThreadComment
 from ctxaction.github.deliver import MARKER_RE, REPLY_MARKER
-from ctxaction.github.event import REPO_RE
+from ctxaction.github.event import REPO_RE, Request
 from ctxaction.model import Comment, Task
 from ctxaction.repo import git
+from ctxaction.secure import clip
 from ctxaction.task import task_from_json
 
 CLOSING_RE = re.compile(r"\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s*:?\s+#(\d+)\b", re.IGNORECASE)
 MAX_LINKED = 3
 _REMOTE_RE = re.compile(r"github\.com[:/](?P<repo>[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+?)(?:\.git)?/?$")
 
-
-class FetchError(ValueError):
-    """The thread cannot be fetched as asked (bad repo name, no token, issue vs PR mismatch)."""
 
 
 @dataclass
@@ -102,6 +101,17 @@ def fetch_thread(
     return Thread(task=task, comments=comments, head_sha=head_sha, base_sha=base_sha, warnings=warnings)
 
 
+def payload_thread(request: Request) -> Thread:
+    """The thread as far as the event payload tells it (no token: no comments, no PR files)."""
+    data = request.data or {}
+    is_pr = bool(request.is_pr)
+    task = task_from_json(data, source=f"#{request.number}")
+    task = replace(task, kind="pr" if is_pr else "issue", number=request.number)
+    head = request.head_sha or (_sha(data, "head") if is_pr else "")
+    base = _sha(data, "base") if is_pr else ""
+    return Thread(task=task, comments=[], head_sha=head, base_sha=base)
+
+
 def _sha(pull: Mapping[str, Any], side: str) -> str:
     ref = pull.get(side)
     return str(ref.get("sha") or "") if isinstance(ref, Mapping) else ""
@@ -137,7 +147,7 @@ def fetch_task(
     if not repo:
         raise FetchError("cannot tell which GitHub repository: pass --github-repo owner/name")
     if not REPO_RE.match(repo):
-        raise FetchError(f"--github-repo must be owner/name, not {repo!r:.80}")
+        raise FetchError(f"--github-repo must be owner/name, not {clip(repr(repo), 80)}")
     token = token or os.environ.get("GITHUB_TOKEN") or os.environ.get("GH_TOKEN")
     if not token:
         raise FetchError("no GitHub token: set GITHUB_TOKEN (or GH_TOKEN) or pass --token")

@@ -14,20 +14,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ctxaction.agents import AGENT_NAMES
+from ctxaction.errors import InputError as InputError
 from ctxaction.github.client import ROLES
 from ctxaction.github.command import BUDGET_RANGE, COMMAND_RE, FORMATS, PROFILE_RE
 from ctxaction.sanitize import AGENT_HANDLES
+from ctxaction.secure import clip
 
 OUTPUTS = ("comment", "artifact", "summary")
+COMMENT_STYLES = ("compact", "full")
 TRUE = frozenset({"true", "yes", "on", "1"})
 FALSE = frozenset({"false", "no", "off", "0", ""})
 HISTORY_RANGE = (0, 100_000)
 MARKDOWN_RANGE = (0, 500_000)
 ARTIFACT_DIR_RE = re.compile(r"^[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)*$")
 
-
-class InputError(ValueError):
-    """An action input is missing or invalid."""
 
 
 @dataclass(frozen=True)
@@ -51,6 +51,7 @@ class Inputs:
     markdown_limit: int = 30_000
     number: str = ""
     scan: bool = False
+    comment_style: str = "compact"
 
 
 def raw_input(env: Mapping[str, str], name: str) -> str:
@@ -63,7 +64,7 @@ def raw_input(env: Mapping[str, str], name: str) -> str:
 
 
 def _show(value: str) -> str:
-    return repr(value[:60] + ("…" if len(value) > 60 else ""))
+    return repr(clip(value, 60))
 
 
 def _int(name: str, value: str, low: int, high: int) -> int:
@@ -102,12 +103,9 @@ def read_inputs(env: Mapping[str, str]) -> Inputs:
     def get(name: str, default: str = "") -> str:
         return raw_input(env, name) or default
 
+    # Empty is allowed: pull requests from forks get empty secrets, and the run then falls back
+    # to the job summary (see action.py) instead of failing.
     token = get("github-token")
-    if not token:
-        raise InputError(
-            "input 'github-token' is empty: pass `github-token: ${{ github.token }}` (the default) "
-            "or a token secret"
-        )
     task = get("task", "auto")
     if not PROFILE_RE.match(task):
         raise InputError(f"input 'task': expected 'auto' or a profile name, got {_show(task)}")
@@ -147,6 +145,7 @@ def read_inputs(env: Mapping[str, str]) -> Inputs:
         markdown_limit=_int("markdown-limit", get("markdown-limit", "30000"), *MARKDOWN_RANGE),
         number=_number(get("number")),
         scan=_bool("scan", get("scan", "false")),
+        comment_style=_choice("comment-style", get("comment-style", "compact").lower(), COMMENT_STYLES),
     )
 
 

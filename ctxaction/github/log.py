@@ -47,7 +47,13 @@ class Log:
         self.fail_open = fail_open
 
     def line(self, text: str) -> None:
-        """A plain log line."""
+        """A plain log line, secrets redacted (messages quote paths, arguments and API errors)."""
+        from ctxaction.secure import redact_text
+
+        print(redact_text(text), file=self.stream, flush=True)
+
+    def raw(self, text: str) -> None:
+        """A line that must reach the runner as written (``::add-mask::`` of the token)."""
         print(text, file=self.stream, flush=True)
 
     def annotate(self, kind: str, message: str) -> None:

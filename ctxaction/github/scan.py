@@ -16,10 +16,11 @@ from pathlib import Path
 
 from ctxaction.agents import PACKAGE_DIR
 from ctxaction.github import checkout
-from ctxaction.github.deliver import append_file, format_outputs, write_owned
+from ctxaction.github.deliver import append_file, format_outputs
 from ctxaction.github.event import SHA_RE
 from ctxaction.github.inputs import Inputs
 from ctxaction.github.log import MAX_ANNOTATIONS, Log, workflow_command
+from ctxaction.output import owner_for, write_atomic
 from ctxaction.secure.history import HistoryRange
 
 SARIF_PATH = f"{PACKAGE_DIR}/secrets.sarif"
@@ -94,7 +95,9 @@ def _ensure_commits(root: Path, span: HistoryRange, number: int, head: str, inpu
 
 def run_scan(inputs: Inputs, workspace: Path, env: Mapping[str, str], log: Log) -> int:
     """Scan, annotate, write the SARIF file and the outputs; 1 when secrets were found."""
-    from ctxaction.handoff import HandoffError, _target
+    from ctxaction.agents import get_preset
+    from ctxaction.errors import CtxError
+    from ctxaction.handoff import keep_out_of_commits
     from ctxaction.secure.cli import ScanOptions, ScanUsageError, collect
     from ctxaction.secure.sarif import render
 
@@ -137,11 +140,12 @@ def run_scan(inputs: Inputs, workspace: Path, env: Mapping[str, str], log: Log) 
         else:
             log.line(f"{item.path}:{item.finding.line}: {message}")
     try:
-        write_owned(_target(workspace, SARIF_PATH), render(outcome), owner_of=workspace)
-        gitignore = _target(workspace, f"{PACKAGE_DIR}/.gitignore")
-        if not gitignore.exists():
-            write_owned(gitignore, "*\n", owner_of=workspace)
-    except (HandoffError, OSError) as exc:
+        # The safe writer: no symlink on the way, handed to the workspace's owner; the folder is
+        # kept out of commits as the package's is.
+        owner = owner_for(workspace)
+        write_atomic(workspace / SARIF_PATH, render(outcome), inside=workspace, owner=owner)
+        keep_out_of_commits(workspace, get_preset("generic"), owner)
+    except (CtxError, OSError) as exc:
         log.annotate("error", f"cannot write {SARIF_PATH}: {exc}")
         return 1
     output = env.get("GITHUB_OUTPUT")

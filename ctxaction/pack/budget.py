@@ -28,16 +28,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from ctxaction.errors import BudgetError as BudgetError
 from ctxaction.model import Candidate, FileMode, OmittedFile, PackedFile
 from ctxaction.pack import excerpt
 from ctxaction.pack.excerpt import Range
+from ctxaction.secure import redact_text
 
 # Share of the files budget the core slices may take before the relevance fill starts.
 CORE_SHARE = 0.4
 CORE_LINES = 30
 # Every file first gets a glimpse (the head of its core) for breadth; the first FULL_CORES files
 # then get their whole core.
-GLIMPSE_LINES = 16
+GLIMPSE_LINES = 10
 FULL_CORES = 3
 CORE_CONTEXT = 2
 # Relevance outside focus spans: fades by half every `2 * context` lines past the context.
@@ -86,9 +88,6 @@ class Measure(Protocol):
         """Tokens of a file block's heading and markup, without its text."""
         ...
 
-
-class BudgetError(ValueError):
-    """The parts that must be packed do not fit in the budget."""
 
 
 @dataclass(frozen=True)
@@ -401,7 +400,8 @@ class Packer:
 
 def packaged_reasons(reasons: Sequence[str]) -> list[str]:
     """The first few reasons, each cut short: the package says why, ``explain`` says everything."""
-    return [r if len(r) <= REASON_CHARS else r[: REASON_CHARS - 1] + "…" for r in reasons[:MAX_REASONS]]
+    shown = [redact_text(r) for r in reasons[:MAX_REASONS]]  # redacted before a cut can hide a token
+    return [r if len(r) <= REASON_CHARS else r[: REASON_CHARS - 1] + "…" for r in shown]
 
 
 def pack_files(

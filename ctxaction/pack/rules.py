@@ -263,8 +263,9 @@ def skills_index(
             continue
         meta, _ = frontmatter(repo.read_text(entry.path) or "")
         name = str(meta.get("name") or posixpath.basename(posixpath.dirname(entry.path)) or entry.path)
-        description = " ".join(str(meta.get("description") or "").split())
+        # Redacted before the cut: a token cut short no longer matches its rule.
+        description = clean(" ".join(str(meta.get("description") or "").split()), entry.path)
         if len(description) > DESCRIPTION_CHARS:
             description = description[: DESCRIPTION_CHARS - 1].rstrip() + "…"
-        out.append(Skill(entry.path, clean(name, entry.path), clean(description, entry.path)))
+        out.append(Skill(entry.path, clean(name, entry.path), description))
     return out

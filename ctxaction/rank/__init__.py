@@ -95,8 +95,6 @@ def rank_files(repo: RepoView, task: Task, profile: RankProfile) -> Ranking:
         phrases = [n for n, w in sorted(mentions.identifiers.items(), key=lambda kv: -kv[1]) if w >= 0.8][:4]
         neighbours.from_history(ctx, mined.result(), strong, profile.history_days, phrases)
         neighbours.blame(ctx, blamed.result())
-        # After history: a folder-mate is proposed for its place, not for being changed often.
-        neighbours.siblings(ctx, strong)
     query = Query(ctx.keyword_idf, found.qualified_owners(mentions.dotted), mentions.identifiers)
     return Ranking(_finish(ctx, weights), ctx.board, query, ctx.keyword_hits)
 

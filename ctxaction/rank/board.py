@@ -10,7 +10,7 @@ from ctxaction.model import Candidate
 # Signals whose repeated hints do not add up (ten importers are not ten times the evidence).
 MAX_COMBINED = frozenset(
     {"import_distance", "co_change", "change_frequency", "history_mention", "name_match", "test_proximity",
-     "blame", "keyword_match", "sibling"}
+     "blame", "keyword_match"}
 )  # fmt: skip
 
 

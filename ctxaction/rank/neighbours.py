@@ -4,9 +4,8 @@
 from __future__ import annotations
 
 import math
-import posixpath
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from ctxaction.rank.board import Board
 from ctxaction.rank.candidates import Context
@@ -22,6 +21,7 @@ from ctxaction.repo.imports import (
     tests_for,
 )
 from ctxaction.repo.kinds import code_globs, language_of
+from ctxaction.secure import clip
 
 _IMPORT_LINE = (
     r"^\s*(from|import)\s.*\b({names})\b|require\s*\(.*\b({names})\b|\bfrom\s+['\"][^'\"]*\b({names})\b"
@@ -30,7 +30,6 @@ _IMPORT_LINE = (
 MAX_REVERSE_IMPORTERS = 30
 _HEADER_EXTS = (".h", ".hh", ".hpp", ".hxx", ".h++", ".inl")
 RECENT_FALLBACK = 10
-SIBLING_SOURCES = 3  # the strongest files whose folder-mates are proposed
 
 
 def imports(ctx: Context, strong: Sequence[tuple[str, float]]) -> None:
@@ -76,36 +75,6 @@ def _imported_strong(path: str, line: str, ctx: Context, rel_of: dict[str, float
     return [
         t for t in resolve_import_line(path, line, language_of(path), ctx.index) if t in rel_of and t != path
     ]
-
-
-def sibling_values(
-    strong: Sequence[tuple[str, float]], paths: Iterable[str]
-) -> dict[str, tuple[float, str]]:
-    """Files beside the strongest candidates: same folder, same language, not tests. A fix made
-    in one provider, handler or node type is often made in its siblings too (``llms/*.py``,
-    ``tree/*.java``); a crowded folder says less about each file. Pure: path -> (value, reason)."""
-    folders: dict[str, list[str]] = {}
-    for p in paths:
-        if not is_test_path(p):
-            folders.setdefault(posixpath.dirname(p), []).append(p)
-    out: dict[str, tuple[float, str]] = {}
-    for path, rel in strong[:SIBLING_SOURCES]:
-        lang = language_of(path)
-        if not lang:
-            continue
-        beside = [p for p in folders.get(posixpath.dirname(path), []) if p != path and language_of(p) == lang]
-        spread = 1.0 / math.sqrt(max(1, len(beside)) / 4 + 1)
-        for p in beside:
-            value = rel * spread
-            if value > out.get(p, (0.0, ""))[0]:
-                out[p] = (value, f"beside {path}")
-    return out
-
-
-def siblings(ctx: Context, strong: Sequence[tuple[str, float]]) -> None:
-    """The ``sibling`` signal on the board (see :func:`sibling_values`)."""
-    for path, (value, reason) in sibling_values(strong, ctx.files).items():
-        ctx.board.add(path, "sibling", value, reason)
 
 
 def tests(ctx: Context, strong: Sequence[tuple[str, float]]) -> None:
@@ -173,7 +142,7 @@ def from_history(
                 f,
                 "history_mention",
                 1.0 / math.sqrt(len(commit.files)),
-                f'changed by {commit.sha[:8]} "{commit.subject[:50]}"',
+                f'changed by {commit.sha[:8]} "{clip(commit.subject, 50, "")}"',
             )
 
 

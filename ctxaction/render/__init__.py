@@ -58,6 +58,14 @@ def inline(value: object) -> str:
     return html.escape(neutralize_mentions(text)[0], quote=True)
 
 
+def prose(value: object) -> str:
+    """Untrusted text for a Markdown line outside code and HTML: one line, mentions neutralized,
+    inline Markdown escaped (see :func:`ctxaction.markdown.escape_inline`)."""
+    from ctxaction.markdown import escape_inline
+
+    return escape_inline(neutralize_mentions(" ".join(str(value).split()))[0])
+
+
 def range_list(ranges: Sequence[tuple[int, int]]) -> str:
     """``[(1, 40), (88, 88)]`` → ``1-40,88``."""
     return ",".join(f"{a}-{b}" if a != b else str(a) for a, b in ranges)
@@ -88,7 +96,10 @@ def xml_escape(text: str) -> str:
 
 
 def render(package: Package, fmt: str) -> str:
-    """The package as text in ``fmt`` (markdown, xml or json)."""
+    """The package as text in ``fmt`` (markdown, xml or json); secrets in names redacted."""
+    from ctxaction.render.names import displayed
+
+    package = displayed(package)
     if fmt == "json":
         return to_json(package)
     if fmt not in FORMATS:

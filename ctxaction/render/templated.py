@@ -13,6 +13,7 @@ from ctxaction.render import (
     inline,
     language,
     mode_label,
+    prose,
     range_list,
     task_label,
     xml_escape,
@@ -39,6 +40,7 @@ def environment() -> jinja2.Environment:
     env.filters.update(
         fence=fence,
         inline=inline,
+        prose=prose,
         language=language,
         range_list=range_list,
         mode_label=mode_label,

@@ -12,6 +12,8 @@ import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
+from ctxaction.errors import RepoError as RepoError
+
 # Options that neutralize repository-controlled code paths and make output stable to parse.
 _SAFE_CONFIG = (
     "-c", "core.fsmonitor=false",
@@ -33,9 +35,6 @@ _ENV_OVERRIDES = {
 
 DEFAULT_TIMEOUT = 120.0
 
-
-class RepoError(Exception):
-    """A repository problem explained in one line (what is wrong and what to do)."""
 
 
 def git_env() -> dict[str, str]:

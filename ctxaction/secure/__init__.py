@@ -5,6 +5,7 @@ Public API (stable; the packager's filter and the hook depend on it):
 - :class:`Finding` — rule, 1-based line/column, redacted preview, fingerprint, char offsets
 - :func:`scan` — findings in a text
 - :func:`redact` — the text with each secret replaced by ``[REDACTED:rule-id]``, lines kept
+- :func:`redact_text` / :func:`clip` — the same for names, arguments and messages (clip: then cut)
 - :class:`PathRules` — sensitive path patterns and ``.contextignore`` (gitignore semantics)
 - :func:`bulk_personal_data` — a reason when a file is a dump of personal data
 
@@ -28,8 +29,10 @@ __all__ = [
     "Finding",
     "PathRules",
     "bulk_personal_data",
+    "clip",
     "default_detector",
     "redact",
+    "redact_text",
     "redact_with",
     "scan",
 ]
@@ -67,3 +70,29 @@ def redact_with(detector: Detector, text: str, path: str = "") -> tuple[str, lis
         pos = finding.end
     parts.append(text[pos:])
     return "".join(parts), findings
+
+
+def redact_text(text: str) -> str:
+    """:func:`redact`, the text only: for paths, reasons, echoed arguments and messages, which
+    leave the machine like file contents do and so go through the same detector."""
+    if len(text) > _SHORT:
+        return redact(text)[0]
+    return _redact_short(text) if text else text
+
+
+_SHORT = 1000
+
+
+@lru_cache(maxsize=4096)
+def _redact_short(text: str) -> str:
+    # Cached: the same names and reasons are rendered many times while a package is fitted.
+    return redact(text)[0]
+
+
+def clip(text: str, limit: int, ellipsis: str = "…") -> str:
+    """``text`` redacted, then cut to ``limit`` characters (``ellipsis`` marking a cut).
+
+    Redact first: a token cut short no longer matches its rule and would be shown almost whole.
+    """
+    clean = redact_text(text)
+    return clean if len(clean) <= limit else clean[:limit] + ellipsis

@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
+from ctxaction.errors import BaselineError as BaselineError
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -25,9 +27,6 @@ VERSION = 1
 # Files that hold other scanners' records of secrets, never secrets: they are not scanned.
 BASELINE_NAMES = frozenset((".gitleaksignore", ".secrets.baseline"))
 
-
-class BaselineError(Exception):
-    """The baseline file is missing or malformed; the message says what to do."""
 
 
 class Baseline:

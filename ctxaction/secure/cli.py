@@ -8,6 +8,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ctxaction.errors import ScanUsageError as ScanUsageError
 from ctxaction.secure import baseline as baseline_file
 from ctxaction.secure.detect import Detector
 from ctxaction.secure.report import render, summary
@@ -21,10 +22,6 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from ctxaction.secure.history import HistoryRange
-
-
-class ScanUsageError(Exception):
-    """Bad options or input the user must fix (exit code 2); the message is one clear line."""
 
 
 class ScanOptions:

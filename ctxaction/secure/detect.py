@@ -23,11 +23,14 @@ from ctxaction.secure.lazyre import LazyPattern
 from ctxaction.secure.placeholders import KNOWN_EXAMPLES, is_fake_token
 from ctxaction.secure.rule import Context, Rule
 
-_WORD = LazyPattern(r"[\w\-]")
+_WORD = LazyPattern(r"[\w\-.]")
 _KEY_CHAR = LazyPattern(r"[\w.\-]")
 _NEWLINE = LazyPattern("\n")
 _MATCH_END = re.Match.end
 _KEY_PREFIX_MAX = 40
+_CLOSING = frozenset(".,;:!?>)]}")
+# The shortest rest of an overlapping hit still redacted on its own.
+_MIN_REST = 4
 # Lines longer than this (minified code, data blobs) are searched in windows around keyword hits.
 LONG_LINE = 4096
 
@@ -115,6 +118,14 @@ def _segments(triggers: _Triggers, text: str, long_line: int) -> Iterator[tuple[
         yield index, 0, size, False
 
 
+def _trim_punctuation(text: str, start: int, end: int) -> int:
+    """``end`` moved back over closing punctuation (at most a few characters)."""
+    limit = max(start, end - 3)
+    while end > limit and text[end - 1] in _CLOSING:
+        end -= 1
+    return end
+
+
 def _full_key(text: str, match: re.Match[str]) -> str:
     """The whole name a generic value is assigned to: the matched ``key`` group extended back
     over name characters (``DB_`` in ``DB_PASSWORD``), since matching starts at the keyword."""
@@ -196,6 +207,12 @@ class Detector:
                 lines = lines or _Lines(text)
                 if self._accept(rule, match, span[0], span[1], lines, path):
                     hits.append(_Hit(rule, index, *span))
+                elif rule.generic:
+                    # A free-form value swallows the sentence's closing punctuation ("… is X>",
+                    # "password X!)"): judge it once more without.
+                    end = _trim_punctuation(text, *span)
+                    if end < span[1] and self._accept(rule, match, span[0], end, lines, path):
+                        hits.append(_Hit(rule, index, span[0], end))
         if not hits or lines is None:
             return []
         return self._findings(_resolve(hits), lines)
@@ -266,9 +283,28 @@ class Detector:
 
 
 def _resolve(hits: list[_Hit]) -> list[_Hit]:
-    """Drop hits overlapping an earlier-kept one; specific rules are kept before generic ones."""
+    """One hit per stretch of text; specific rules are kept before generic ones. A hit that
+    overlaps kept ones keeps what reaches past them (a greedy key body running into the next
+    key block must not hide the rest of that block from redaction)."""
     kept: list[_Hit] = []
     for hit in sorted(hits, key=lambda h: (h.rule.generic, h.start, h.start - h.end, h.order)):
-        if not any(hit.start < k.end and k.start < hit.end for k in kept):
-            kept.append(hit)
+        for start, end in _uncovered(hit.start, hit.end, kept):
+            if (start, end) == (hit.start, hit.end):
+                kept.append(hit)
+            elif end - start >= _MIN_REST:
+                kept.append(_Hit(hit.rule, hit.order, start, end))
     return sorted(kept, key=lambda h: h.start)
+
+
+def _uncovered(start: int, end: int, kept: list[_Hit]) -> list[tuple[int, int]]:
+    """The parts of ``start..end`` that no kept hit covers."""
+    parts = [(start, end)]
+    for k in kept:
+        if k.start < end and start < k.end:
+            parts = [
+                piece
+                for a, b in parts
+                for piece in ((a, min(b, k.start)), (max(a, k.end), b))
+                if piece[0] < piece[1]
+            ]
+    return parts

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 # Never show more than this many leading characters of a secret, and never more than a quarter of it.
 _PREFIX_MAX = 4
 _PREVIEW_WIDTH = 100
+_RUN = re.compile(r"[A-Za-z0-9+/=_\-]{16,}")
 _FIELDS = ("rule", "line", "column", "preview", "fingerprint", "start", "end", "end_line")
 
 
@@ -78,6 +81,21 @@ def fingerprint(rule: str, secret: str) -> str:
     return f"{rule}:{digest[:24]}"
 
 
+def _mask_random(text: str) -> str:
+    """``text`` with random-looking runs masked: the context of a finding may hold a secret no
+    rule recognised (the other half of a key pair), and a preview is printed."""
+    return _RUN.sub(_mask_run, text) if len(text) >= 16 else text
+
+
+def _mask_run(match: re.Match[str]) -> str:
+    run = match.group()
+    lower, upper, digit = (any(test(ch) for ch in run) for test in (str.islower, str.isupper, str.isdigit))
+    letters = lower or upper
+    if (lower + upper + digit >= 3) or (len(run) >= 24 and letters and digit):
+        return mask(run)
+    return run
+
+
 def preview_line(line: str, spans: list[tuple[int, int]]) -> str:
     """``line`` with every secret span (offsets within the line) masked, trimmed to a short width."""
     out: list[str] = []
@@ -89,10 +107,10 @@ def preview_line(line: str, spans: list[tuple[int, int]]) -> str:
         if end <= start:
             continue
         first = min(first, start)
-        out.append(line[pos:start])
+        out.append(_mask_random(line[pos:start]))
         out.append(mask(line[start:end]))
         pos = end
-    out.append(line[pos:])
+    out.append(_mask_random(line[pos:]))
     text = "".join(out).strip()
     masked_first = len("".join(out[:1]).lstrip())
     if len(text) <= _PREVIEW_WIDTH:

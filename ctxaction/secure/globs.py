@@ -14,12 +14,14 @@ import re
 import warnings
 from collections.abc import Sequence
 
+from ctxaction.errors import CtxError
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import pathspec
 
 
-class PatternError(ValueError):
+class PatternError(CtxError, ValueError):
     """A pattern that cannot be compiled; ``index`` is its position in the list given, ``where``
     (file and line, option or key) prefixes the message when known."""
 

@@ -18,8 +18,11 @@ from collections.abc import Callable
 # Characters that may sit between a key name and its value in code and config:
 # ``key = "v"``, ``key: v``, ``"key": "v"``, ``key => 'v'``, ``key := "v"``, ``<key>v</key>``.
 ASSIGN = r"""[\w.\-]{0,24}?['"]?[ \t]{0,4}(?:=|:=|::=|=>|:|\?=|\|\|=|,)[ \t]{0,4}[@'"`]?"""
-# After a value: a quote, a separator, whitespace or end of text (no further value characters).
-END = r"""(?=['"`\s;,)<\\\]}&|]|$)"""
+# After a value: any character that cannot continue a token, or the end of the text. Sentence
+# punctuation ends a value too ("use ghp_… .", "`sk_live_…`.", "key: AKIA…/"), so prose and
+# Markdown do not hide a credential; ``+`` and ``=`` continue one (base64 runs on past the shape).
+TOKEN_CHAR = r"[\w+=~]"
+END = rf"(?!{TOKEN_CHAR})"
 
 # A lowercase hex UUID, the shape of many vendors' API keys.
 UUID = r"[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}"
@@ -69,8 +72,9 @@ class Rule:
     where a keyword starts (its match must begin with the keyword); otherwise it runs over the
     lines holding a keyword hit (within ``reach`` of the hit on very long lines), or over the
     whole text when ``multiline`` (key blocks). A rule without keywords runs over every text.
-    ``boundary`` asks for a non-word character before the secret (checked after matching, so
-    the regex keeps a literal prefix the engine can search for quickly).
+    ``boundary`` asks for a character that is neither a word character, ``-`` nor ``.`` before
+    the secret (checked after matching, so the regex keeps a literal prefix the engine can search
+    for quickly; ``.`` keeps ``box.ico-…`` file names from reading as tokens).
     """
 
     def __init__(
@@ -118,7 +122,9 @@ class Rule:
     def regex(self) -> re.Pattern[str]:
         """The compiled pattern (compiled on first use so a hook run pays only for rules it needs)."""
         if self._regex is None:
-            self._regex = re.compile(self.pattern, self.flags)
+            # ``^`` and ``$`` mean the start and end of a line: a rule runs over a slice of a
+            # file, and a credential on line 40 of a ``.npmrc`` is no less one than on line 1.
+            self._regex = re.compile(self.pattern, self.flags | re.MULTILINE)
         return self._regex
 
 

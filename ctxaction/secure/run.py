@@ -9,9 +9,13 @@ from ctxaction.secure.detect import Detector
 from ctxaction.secure.finding import Finding
 from ctxaction.secure.sources import Blob
 
+# A secret in a file name is reported on "line 0": the name, not the content, holds it.
+NAME_LINE = 0
+
 
 class Located:
-    """A finding, the path it was found in and, for history scans, the commit that added it."""
+    """A finding, the path it was found in (as shown: secrets in it redacted) and, for history
+    scans, the commit that added it."""
 
     __slots__ = ("commit", "finding", "path")
 
@@ -37,7 +41,11 @@ def scan_blobs(blobs: Iterable[Blob], detector: Detector, baseline: Baseline | N
     are not scanned."""
     outcome = Outcome()
     for blob in blobs:
-        where = f"{blob.path} (commit {blob.commit[:12]})" if blob.commit else blob.path
+        shown, in_name = _name_findings(blob.path, detector)
+        for finding in in_name:
+            secret = blob.path[finding.start : finding.end]
+            _keep(outcome, blob, shown, finding, secret, baseline)
+        where = f"{shown} (commit {blob.commit[:12]})" if blob.commit else shown
         if blob.text is None:
             outcome.notes.append((where, blob.note))
             continue
@@ -54,11 +62,17 @@ def scan_blobs(blobs: Iterable[Blob], detector: Detector, baseline: Baseline | N
             if blob.line_map is not None:
                 finding = _relocate(finding, blob.line_map)
             secret = blob.text[finding.start : finding.end]
-            if baseline and baseline.knows(blob.path, finding.line, finding.fingerprint, secret, blob.commit):
-                outcome.baselined += 1
-                continue
-            outcome.findings.append(Located(blob.path, finding, blob.commit))
+            _keep(outcome, blob, shown, finding, secret, baseline)
     return outcome
+
+
+def _keep(
+    outcome: Outcome, blob: Blob, shown: str, finding: Finding, secret: str, baseline: Baseline | None
+) -> None:
+    if baseline and baseline.knows(blob.path, finding.line, finding.fingerprint, secret, blob.commit):
+        outcome.baselined += 1
+    else:
+        outcome.findings.append(Located(shown, finding, blob.commit))
 
 
 def _relocate(finding: Finding, line_map: tuple[int, ...]) -> Finding:
@@ -75,3 +89,18 @@ def _relocate(finding: Finding, line_map: tuple[int, ...]) -> Finding:
         end=finding.end,
         end_line=max(first, last),
     )
+
+
+def _name_findings(path: str, detector: Detector) -> tuple[str, list[Finding]]:
+    """The path as it may be shown (secrets in it redacted) and the secrets it holds, as findings
+    on :data:`NAME_LINE`: a file name is committed, pushed and printed like content."""
+    found = detector.scan(path, path)
+    if not found:
+        return path, []
+    from ctxaction.secure import redact_with
+
+    shown = redact_with(detector, path, path)[0]
+    return shown, [
+        Finding(f.rule, NAME_LINE, f.column, f"file name: {f.preview}", f.fingerprint, f.start, f.end)
+        for f in found
+    ]

@@ -41,15 +41,6 @@ _CRITICAL_IDS = frozenset(
 )
 
 
-
-def uri(path: str) -> str:
-    """A repository path as a relative URI reference: spaces, ``%``, ``#``, ``?``, control and
-    non-ASCII characters percent-encoded, and a ``:`` in the first segment too (it would read as
-    a scheme)."""
-    encoded = quote(path, safe=_PCHAR)
-    first, slash, rest = encoded.partition("/")
-    return first.replace(":", "%3A") + slash + rest
-
 def severity(rule: Rule | None, rule_id: str) -> str:
     """``security-severity`` of a rule, as code scanning wants it (a decimal string)."""
     if rule_id in _CRITICAL_IDS:
@@ -105,24 +96,34 @@ def partial_fingerprint(item: Located) -> str:
     return hashlib.sha256(key.encode("utf-8", "replace")).hexdigest()[:32]
 
 
+def uri(path: str) -> str:
+    """A repository path as a relative URI reference: spaces, ``%``, ``#``, ``?``, control and
+    non-ASCII characters percent-encoded, and a ``:`` in the first segment too (it would read as
+    a scheme)."""
+    encoded = quote(path, safe=_PCHAR)
+    first, slash, rest = encoded.partition("/")
+    return first.replace(":", "%3A") + slash + rest
+
+
+def _location(item: Located) -> dict[str, object]:
+    """SARIF regions start at line 1: a secret in the file name has the file alone."""
+    where: dict[str, object] = {"artifactLocation": {"uri": uri(item.path)}}
+    if item.finding.line >= 1:
+        where["region"] = {
+            "startLine": item.finding.line,
+            "startColumn": item.finding.column,
+            "endLine": item.finding.last_line,
+        }
+    return where
+
+
 def _result(item: Located, index: int, level: str) -> dict[str, object]:
     result: dict[str, object] = {
         "ruleId": item.finding.rule,
         "ruleIndex": index,
         "level": level,
         "message": {"text": f"Possible secret ({item.finding.rule}): {item.finding.preview}"},
-        "locations": [
-            {
-                "physicalLocation": {
-                    "artifactLocation": {"uri": uri(item.path)},
-                    "region": {
-                        "startLine": item.finding.line,
-                        "startColumn": item.finding.column,
-                        "endLine": item.finding.last_line,
-                    },
-                }
-            }
-        ],
+        "locations": [{"physicalLocation": _location(item)}],
         "partialFingerprints": {FINGERPRINT_KEY: partial_fingerprint(item)},
     }
     if item.commit:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from ctxaction.errors import SettingsError as SettingsError
 from ctxaction.secure.allow import Allowlist
 from ctxaction.secure.sources import DEFAULT_MAX_BYTES
 
@@ -29,9 +30,6 @@ if TYPE_CHECKING:
 LOOKUP = (".github/context-packages.yaml", "context-packages.yaml")
 _LIST_KEYS = {"paths", "regexes", "stopwords"}
 
-
-class SettingsError(Exception):
-    """Bad ``secrets:`` config; the message names the file, key and line."""
 
 
 class Settings:

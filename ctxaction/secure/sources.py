@@ -13,6 +13,7 @@ import subprocess
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
+from ctxaction.errors import SourceError as SourceError
 from ctxaction.readfile import FileTooLarge, is_regular, read_regular
 from ctxaction.secure.lazyre import LazyPattern
 
@@ -32,9 +33,6 @@ _DIFF_FLAGS = (
 # Only regular files and executables hold text worth scanning (not symlinks or submodules).
 _FILE_MODES = ("100644", "100755")
 
-
-class SourceError(Exception):
-    """The source cannot be read (not a repository, unknown revision …); message is user-facing."""
 
 
 class Blob:
@@ -99,12 +97,16 @@ def repo_root(start: Path) -> Path | None:
 
 
 def decode(data: bytes, path: str, max_bytes: int) -> tuple[str | None, str]:
-    """``(text, note)``: None with a note for binary or oversized content; UTF-8 with replacement."""
+    """``(text, note)``: None with a note for binary or oversized content; UTF-8 with replacement,
+    UTF-16/32 text decoded too (git calls it binary; its secrets are secrets all the same)."""
     if len(data) > max_bytes:
         return None, f"skipped: {len(data):,} bytes is over the {max_bytes:,}-byte limit"
-    if b"\0" in data[:8192]:
-        return None, "skipped: binary"
-    return data.decode("utf-8", "replace"), ""
+    if b"\0" not in data[:8192]:
+        return data.decode("utf-8", "replace"), ""
+    from ctxaction.secure.decoding import decode_text
+
+    text = decode_text(data)
+    return (text, "") if text is not None else (None, "skipped: binary")
 
 
 def _read_blobs(root: Path, shas: Sequence[str]) -> dict[str, bytes]:
@@ -244,7 +246,10 @@ def _blobs_from_diff(
     contents = _read_blobs(root, sorted({c.sha for c in scannable}))
     for change in scannable:
         lines = None if all_lines else frozenset(added.get(change.path, ()))
-        text, note = decode(contents.get(change.sha, b""), change.path, max_bytes)
+        data = contents.get(change.sha, b"")
+        text, note = decode(data, change.path, max_bytes)
+        if text is not None and b"\0" in data[:8192]:
+            lines = None  # git diffs UTF-16/32 text as binary, with no added lines: scan it whole
         if text is not None and lines is not None and not lines:
             continue  # mode-only change, pure rename, or deletions only
         blobs.append(Blob(change.path, text, lines, note))

@@ -168,10 +168,10 @@ def test_command_on_a_pr_packages_the_head_commit_without_checking_it_out(world:
     assert result.code == 0, result.stdout + result.stderr
     assert world.fake.reactions == [(comment_id, "eyes"), (comment_id, "rocket")]
     assert _routes(result) == [
+        "GET /pulls/1",  # the head is read first, before anyone can push more
         f"GET /collaborators/{payload['comment']['user']['login']}/permission",
         f"POST /issues/comments/{comment_id}/reactions",
         "GET /issues/1/comments",
-        "GET /pulls/1",
         "GET /pulls/1/files",
         "POST /issues/1/comments",
         f"POST /issues/comments/{comment_id}/reactions",
@@ -187,11 +187,24 @@ def test_read_only_commenter_is_refused(world: World) -> None:
     payload, comment_id = _pr_comment(world, "/context", role="read")
     result = world.run("issue_comment", payload)
     assert result.code == 0
+    # A reaction only: nothing posted, nothing parsed, the reason in the log.
+    assert world.fake.reactions == [(comment_id, "confused")] and world.fake.posted_bodies() == []
+    login = payload["comment"]["user"]["login"]
+    assert _routes(result) == [
+        "GET /pulls/1",
+        f"GET /collaborators/{login}/permission",
+        f"POST /issues/comments/{comment_id}/reactions",
+    ]
+    assert any("has read access, write is needed" in line for line in result.annotations("notice"))
+
+
+def test_a_strangers_bad_arguments_are_not_parsed_or_answered(world: World) -> None:
+    payload, comment_id = _pr_comment(world, '/context budget=oops "unclosed +../../etc', role="none")
+    result = world.run("issue_comment", payload)
+    assert result.code == 0 and world.fake.posted_bodies() == []
     assert world.fake.reactions == [(comment_id, "confused")]
-    (reply,) = world.fake.posted_bodies()
-    assert "has read access" in reply and "needs write or more" in reply
-    assert "<!-- ctxaction:package" not in reply
-    assert not world.fake.calls("GET", r"/pulls/")
+    annotations = result.annotations("notice") + result.annotations("error") + result.annotations("warning")
+    assert annotations and not any("oops" in line or "unclosed" in line for line in annotations)
 
 
 def test_triage_is_enough_when_configured(world: World) -> None:
@@ -207,7 +220,20 @@ def test_unknown_argument_gets_confused_and_usage(world: World) -> None:
     assert world.fake.reactions == [(comment_id, "confused")]
     (reply,) = world.fake.posted_bodies()
     assert "unknown argument 'colour=blue'" in reply and "Usage: `/context [profile]" in reply
-    assert _routes(result) == [f"POST /issues/comments/{comment_id}/reactions", "POST /issues/1/comments"]
+    login = payload["comment"]["user"]["login"]
+    assert _routes(result) == [
+        "GET /pulls/1",
+        f"GET /collaborators/{login}/permission",
+        f"POST /issues/comments/{comment_id}/reactions",
+        "GET /issues/1/comments",
+        "POST /issues/1/comments",
+    ]
+    # The next mistake updates the same reply: at most one reply on the thread.
+    payload["comment"]["body"] = "/context budget=7"
+    again = world.run("issue_comment", payload)
+    assert again.code == 0 and _routes(again)[-1].startswith("PATCH /issues/comments/")
+    replies = [c for c in world.fake.comments[1] if "ctxaction:reply" in c["body"]]
+    assert len(replies) == 1 and "budget must be" in replies[0]["body"]
 
 
 @pytest.mark.parametrize(

@@ -62,7 +62,10 @@ def test_dockerfile_conventions() -> None:
         line.split(None, 1)[0] for line in text.split("\n") if line and not line.startswith(("#", " "))
     ]
     assert "USER" not in instructions and "WORKDIR" not in instructions
-    assert re.search(r"^FROM python:3\.\d+-slim$", text, re.MULTILINE)
+    # Multi-stage, every base pinned by digest (a tag can move under a released action).
+    bases = re.findall(r"^FROM (\S+)", text, re.MULTILINE)
+    assert len(bases) == 2 and all(re.fullmatch(r"python:3\.\d+-slim@sha256:[0-9a-f]{64}", b) for b in bases)
+    assert "COPY --from=build /opt/ctxaction /opt/ctxaction" in text
     assert re.search(r'^ENTRYPOINT \["/usr/local/bin/ctxaction", "action"\]$', text, re.MULTILINE)
     assert re.search(r"^ENV PYTHONUNBUFFERED=1", text, re.MULTILINE)
     assert re.search(r"^ENV TIKTOKEN_CACHE_DIR=/\S+$", text, re.MULTILINE)
@@ -104,7 +107,10 @@ def test_lockfile_pins_every_runtime_dependency() -> None:
 def test_dockerignore_lets_in_only_what_the_image_installs() -> None:
     lines = (ROOT / ".dockerignore").read_text(encoding="utf-8").split("\n")
     assert "*" in lines
-    copied = re.findall(r"^COPY (.+) /", (ROOT / "Dockerfile").read_text(encoding="utf-8"), re.MULTILINE)
+    # COPY from the build context (COPY --from=<stage> copies between stages).
+    copied = re.findall(
+        r"^COPY (?!--from)(.+) /", (ROOT / "Dockerfile").read_text(encoding="utf-8"), re.MULTILINE
+    )
     for sources in copied:
         for source in sources.split():
             assert f"!{source.rstrip('/')}" in lines or f"!{source}/" in lines, source
@@ -114,8 +120,9 @@ def test_dockerignore_lets_in_only_what_the_image_installs() -> None:
 def test_example_workflows_are_minimal_and_serialized(name: str) -> None:
     workflow = yaml.safe_load((ROOT / "action/examples" / name).read_text(encoding="utf-8"))
     assert workflow["permissions"] == {}
-    assert "concurrency" in workflow and "number" in workflow["concurrency"]["group"]
     (job,) = workflow["jobs"].values()
+    # Job-level, after `if:`: a skipped run never joins the group and cancels a queued command.
+    assert "concurrency" not in workflow and "number" in job["concurrency"]["group"]
     allowed = {"contents": {"read"}, "issues": {"read", "write"}, "pull-requests": {"read", "write"}}
     assert job["permissions"]["contents"] == "read"
     for scope, level in job["permissions"].items():
@@ -137,3 +144,19 @@ def test_comment_example_covers_every_trigger() -> None:
     assert "number" in on["workflow_dispatch"]["inputs"]
     job = workflow["jobs"]["package"]
     assert job["permissions"] == {"contents": "read", "issues": "write", "pull-requests": "write"}
+
+
+def test_release_workflow_pins_the_image_by_digest_in_action_yml(tmp_path: Path) -> None:
+    """The release step's own rewrite, run on a copy of action.yml with a made-up digest."""
+    workflow = yaml.safe_load((ROOT / ".github/workflows/release.yml").read_text(encoding="utf-8"))
+    assert workflow[True]["push"]["tags"] == ["v*.*.*"] and workflow["permissions"] == {}
+    [job] = workflow["jobs"].values()
+    assert job["permissions"] == {"contents": "write", "packages": "write"}
+    step = next(s for s in job["steps"] if s.get("name", "").startswith("Publish action.yml"))
+    script = step["run"].split("git -c user.name", 1)[0]  # the rewrite and its checks
+    (tmp_path / "action.yml").write_text((ROOT / "action.yml").read_text(encoding="utf-8"))
+    ref = "docker://ghcr.io/o/ctxaction@sha256:" + "ab" * 32
+    subprocess.run(["bash", "-c", script], cwd=tmp_path, env={**os.environ, "IMAGE_REF": ref}, check=True)
+    released = yaml.safe_load((tmp_path / "action.yml").read_text(encoding="utf-8"))
+    assert released["runs"] == {"using": "docker", "image": ref}
+    assert released["inputs"] == _action()["inputs"]

@@ -42,7 +42,7 @@ def test_all_inputs_parsed() -> None:
 @pytest.mark.parametrize(
     ("env", "message"),
     [
-        ({}, "input 'github-token' is empty"),
+        ({"INPUT_COMMENT-STYLE": "huge"}, "input 'comment-style': expected one of compact, full"),
         ({"INPUT_BUDGET": "many"}, "input 'budget': expected a whole number from 500 to 200000, got 'many'"),
         ({"INPUT_OUTPUT": "comment,email"}, "input 'output': expected one of comment, artifact, summary"),
         ({"INPUT_OUTPUT": " , "}, "input 'output': name at least one"),
@@ -57,7 +57,7 @@ def test_all_inputs_parsed() -> None:
     ],
 )
 def test_bad_input_is_one_clear_error(env: dict[str, str], message: str) -> None:
-    base = {"INPUT_GITHUB-TOKEN": "t"} if "github-token" not in message else {}
+    base = {"INPUT_GITHUB-TOKEN": "t"}
     with pytest.raises(InputError) as info:
         read_inputs({**base, **env})
     assert message in str(info.value)

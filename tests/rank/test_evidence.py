@@ -64,13 +64,3 @@ def test_shipped_weights_cover_every_feature_and_signal() -> None:
     assert all(v >= 0 for v in weights.values())
     assert file_weights()["path_mention"] > 0
 
-
-def test_siblings_are_folder_mates_of_the_strongest_files_in_their_language() -> None:
-    from ctxaction.rank.neighbours import sibling_values
-
-    paths = ["llms/openai.py", "llms/azure.py", "llms/vllm.py", "llms/README.md", "llms/test_openai.py",
-             "core/main.py"]
-    got = sibling_values([("llms/openai.py", 1.0), ("core/main.py", 0.5)], paths)
-    assert set(got) == {"llms/azure.py", "llms/vllm.py"}
-    assert got["llms/azure.py"][1] == "beside llms/openai.py"
-    assert 0 < got["llms/vllm.py"][0] <= 1.0

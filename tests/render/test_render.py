@@ -87,7 +87,7 @@ def test_markdown_fences_escapes_and_keeps_templates_literal() -> None:
     block = text.split("<code>src/f0.py</code>", 1)[1].split("</details>", 1)[0]
     assert "`````python\n" + NASTY + "`````" in block
     assert "{{ 7 * 7 }}" in text and "49" not in text
-    assert "Crash in {{ config }} &lt;script&gt;" in text
+    assert "Crash in {{ config }} \\<script\\>" in text  # Markdown-escaped: shown, never HTML
     assert "@alice" not in text and "@bob" not in text.split("## Task", 1)[0]
     assert "\n\n> ⚠ shallow clone\n" in text
     assert "- `src/big.py`: 9000 tokens, score 0.20 (over budget)" in text
@@ -160,3 +160,15 @@ def test_unknown_format_is_an_error() -> None:
     assert FORMATS == ("markdown", "xml", "json")
     with pytest.raises(ValueError, match="unknown format"):
         render(package(), "html")
+
+
+def test_untrusted_title_cannot_become_a_link_image_or_heading() -> None:
+    from ctxaction.markdown import has_live_markup
+
+    title = "[Click to verify](https://evil.example) ![](https://evil.example/x.png) # admin"
+    pkg = package()
+    pkg.task = Task(title=title, body="", kind="issue", number=3)
+    text = render(pkg, "markdown")
+    heading = text.split("\n", 1)[0]
+    assert has_live_markup(heading) == ["heading"]  # our own heading, nothing inside it
+    assert "evil.example" in heading  # still readable

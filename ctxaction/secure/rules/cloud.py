@@ -3,8 +3,23 @@
 
 from __future__ import annotations
 
+from ctxaction.secure.entropy import char_classes
+from ctxaction.secure.rule import END, Context, Rule, keyed, prefixed
 from ctxaction.secure.rule import UUID as _UUID
-from ctxaction.secure.rule import Rule, keyed, prefixed
+
+# An access key id, then (after a separator, a line break or a short label) its secret: how a
+# key pair is pasted into prose, comments and rule files ("AKIA… / …", "AKIA…:…").
+_AWS_PAIR = (
+    r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}[\"'`]?"
+    r"(?:[ \t]{0,3}[/:,;|=][ \t]{0,3}|[ \t]{1,3}|[ \t]{0,3}\r?\n[ \t#/*]{0,8})"
+    r"(?:(?i:and|secret(?:[ _\-]?access)?(?:[ _\-]?key)?|sk)[ \t]{0,3}[:=]?[ \t]{0,3})?[\"'`]?"
+    rf"(?P<secret>[A-Za-z0-9/+]{{40}}){END}"
+)
+
+
+def _mixed(secret: str, ctx: Context) -> bool:
+    """Random base64 of 40 characters uses upper, lower and digits; words and paths do not."""
+    return char_classes(secret.replace("/", "").replace("+", "")) >= 3
 
 RULES: list[Rule] = [
     prefixed(
@@ -21,6 +36,16 @@ RULES: list[Rule] = [
         entropy=4.0,
         tp=("aws_secret_access_key = <<b64:40>>", '"SecretAccessKey": "<<b64:40>>"'),
         fp=("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",),
+    ),
+    Rule(
+        "aws-secret-access-key-pair", "AWS secret access key written right after its access key id",
+        _AWS_PAIR, ("AKIA", "ASIA", "ABIA", "ACCA", "A3T"), anchored=True, entropy=4.0, check=_mixed,
+        tp=("[notes.md] Use AKIA<<b32:16>> / <<b64:40>> for the staging bucket.",
+            "# creds: AKIA<<b32:16>>:<<b64:40>>", "[CLAUDE.md] AWS: `AKIA<<b32:16>>` and `<<b64:40>>`.",
+            "aws configure set AKIA<<b32:16>>\n# <<b64:40>>"),
+        fp=("[notes.md] AKIA<<b32:16>> / ConfigureTheBucketPolicyBeforeUploadingIt",
+            "[notes.md] AKIA<<b32:16>> / wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+            "AKIA<<b32:16>> src/components/widgets/forms/inputs/TextField"),
     ),
     prefixed(
         "aws-bedrock-api-key", "Amazon Bedrock API key", r"ABSK[A-Za-z0-9+/]{100,200}={0,2}", ("ABSK",),

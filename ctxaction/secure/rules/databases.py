@@ -56,7 +56,7 @@ RULES: list[Rule] = [
     Rule(
         "connection-string-password", "ADO.NET / ODBC / JDBC connection string with a password",
         r"(?i)(?:^|[;'\"\s?&])(?:password|pwd)[ \t]{0,3}=[ \t]{0,3}(?P<secret>[^;'\"\s&<>]{4,128})"
-        r"(?=[;'\"\s&]|$)",
+        r"(?=[;'\"\s&<>]|$)",
         ("password", "pwd"), min_len=4,
         check=lambda s, ctx: any(k in ctx.line.lower() for k in ("server=", "data source=", "host=", "uid=",
                                                                    "user id=", "database=", "jdbc:", "dsn=")),

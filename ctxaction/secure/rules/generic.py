@@ -75,7 +75,7 @@ def _is_literal(secret: str, ctx: Context) -> bool:
     """A quoted value is a literal anywhere; an unquoted one only in config files (.env, yaml …)."""
     if ctx.quote:
         return ctx.after.startswith(ctx.quote)  # else the value ran into a space: prose
-    if ctx.after.strip()[:1] not in ("", "#", ";", ",", "<", "/"):
+    if ctx.after.strip()[:1] not in ("", "#", ";", ",", "<", ">", "/"):
         return False  # prose after the value: ``password: Please enter your password``
     if _DOTTED.fullmatch(secret) or _CALL.match(secret):
         return False  # ``config.password``, ``settings.API_KEY``: an expression in any file type
@@ -151,6 +151,16 @@ def strong_enough(secret: str) -> bool:
     return len(secret) >= 6 and shannon(secret) >= 2.3 and (char_classes(secret) >= 2 or len(secret) >= 12)
 
 
+def _base64_password_check(secret: str, ctx: Context) -> bool:
+    """An element marked ``encoding="base64"`` (FileZilla's ``<Pass>``): the decoded value must be
+    a real password, not a stand-in."""
+    decoded = b64_text(secret)
+    if decoded is None or not _key_ok(ctx.key):
+        return False
+    value = decoded.strip()
+    return len(value) >= 4 and not is_placeholder(value)
+
+
 _VALUE = r"(?P<secret>[^\s'\"`,;<>]{6,300})"
 
 
@@ -208,6 +218,16 @@ RULES: list[Rule] = [
             "mysqladmin --password <<pw:14>> status"),
         fp=('parser.add_argument("--password", help="db password")', "mysql -u root -p shop",
             "deploy --token=$DEPLOY_TOKEN"),
+    ),
+    Rule(
+        "xml-base64-password", "Password stored base64-encoded in an XML element (FileZilla <Pass encoding=\"base64\">)",
+        r"(?i)<(?P<key>[\w:.\-]{0,40}?(?:pass|pwd|secret|token|api[_\-]?key|apikey)[\w:.\-]{0,30})[ \t][^<>]{0,120}?"
+        r"encoding[ \t]{0,2}=[ \t]{0,2}[\"']base64[\"'][^<>]{0,120}?>[ \t]{0,4}(?P<secret>[A-Za-z0-9+/]{4,400}={0,2})[ \t]{0,4}</",
+        ("encoding",), generic=True, check=_base64_password_check, min_len=4,
+        tp=('<Server><Host>ftp.acme.io</Host><User>deploy</User><Pass encoding="base64"><<b64text:pw:14>></Pass></Server>',
+            "  <Password encoding='base64'><<b64text:alnum:12>></Password>"),
+        fp=('<Pass encoding="base64"><<b64text:word:changeme>></Pass>', '<Pass encoding="base64" />',
+            '<Comment encoding="base64"><<b64text:alnum:20>></Comment>'),
     ),
     Rule(
         "xml-secret", "Secret or password as an XML element value",

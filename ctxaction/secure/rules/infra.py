@@ -97,7 +97,7 @@ RULES: list[Rule] = [
     Rule(
         "config-directive-password", "Password in a daemon config directive (ldap.conf bindpw, slapd rootpw, redis requirepass/masterauth, keepalived auth_pass)",
         r"(?im)^[ \t]*(?P<key>bindpw|rootpw|requirepass|masterauth|auth_pass|ldap_default_authtok|masterpassword)"
-        r"(?:[ \t]{1,8}|[ \t]{0,8}=[ \t]{0,8})(?P<q>['\"]?)(?P<secret>[^\s'\"]{4,200})(?P=q)[ \t]*(?:[#;][^\n]*)?$",
+        r"(?:[ \t]{1,8}|[ \t]{0,8}=[ \t]{0,8})(?P<q>['\"]?)(?P<secret>[^\s'\"]{4,200})(?P=q)(?:(?<=['\"])[^\s\w'\"])?[ \t]*(?:[#;][^\n]*)?$",
         ("bindpw", "rootpw", "requirepass", "masterauth", "auth_pass", "ldap_default_authtok", "masterpassword"),
         generic=True, check=_directive_check,
         tp=("[ldap.conf] bindpw <<pw:14>>", "[redis.conf] requirepass <<alnum:24>>", "masterauth \"<<pw:16>>\"",

@@ -6,8 +6,21 @@ from __future__ import annotations
 from ctxaction.secure.checksums import jwt_ok
 from ctxaction.secure.rule import Rule, prefixed
 
-# Inside a key block: base64, header fields, and newlines written raw or escaped in JSON ("\n").
-_BODY = r"[A-Za-z0-9+/=\s:,.\-\\]{64,20000}?"
+# Inside a key block: base64, header fields, and newlines written raw or escaped in JSON ("\n"),
+# or the block written as quoted string lines in code (``"MIIE…\n" +``).
+_BODY = r"[A-Za-z0-9+/=\s:,.\-\\\"'`]{64,20000}?"
+# How the base64 (DER) of a private key starts: RSA PKCS#1 and PKCS#8, EC (SEC1, PKCS#8), Ed25519,
+# OpenSSH. Certificates and public keys start otherwise (``MIIDdzCCA…``, ``MIIBIjANBgkq…``).
+_DER_START = (
+    r"MII[A-Za-z0-9+/]{3}IBAAK|MII[A-Za-z0-9+/]{3}IBADANBgkqhkiG9w0BAQEFAASC|MHcCAQEEI|MIGkAgEBBD"
+    r"|MI[GH][A-Za-z0-9+/]{1,2}AgEAMB[AM]GByqGSM49AgEG|MC4CAQAwBQYDK2VwBCIEI|b3BlbnNzaC1rZXktdjEA"
+)
+# Base64 characters, escaped newlines, and line breaks between quoted string pieces
+# (``"…\n"`` / ``"…" +`` / ``'…',``): the key body however a program spells it.
+_DER_BODY = (
+    r"(?:[A-Za-z0-9+/=]|\\[nr]|[\"'`]?[ \t]{0,8}[+,]?[ \t]{0,8}\r?\n[ \t]{0,40}\+?[ \t]{0,8}[\"'`]?"
+    r"(?=[A-Za-z0-9+/]))"
+)
 
 RULES: list[Rule] = [
     Rule(
@@ -23,6 +36,18 @@ RULES: list[Rule] = [
             "-----BEGIN RSA PRIVATE KEY-----\n...\n-----END RSA PRIVATE KEY-----",
             'PEM_HEADER = "-----BEGIN RSA PRIVATE KEY-----"'),
     ),
+    Rule(
+        "private-key-der", "Private key body without its BEGIN line (base64 DER, raw or as quoted string lines)",
+        rf"(?P<secret>(?:{_DER_START}){_DER_BODY}{{100,20000}})",
+        ("MII", "MIG", "MHcCAQEEI", "MC4CAQAwBQYDK2VwBCIEI", "b3BlbnNzaC1rZXktdjEA"), anchored=True, min_len=120,
+        entropy=4.0,
+        tp=('KEY = (\n    "MIIEowIBAAKCAQEA<<b64:48>>\\n"\n    "<<b64:64>>\\n"\n    "<<b64:64>>\\n"\n)',
+            "const key = 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC<<b64:32>>' +\n  '<<b64:64>>' +\n  '<<b64:64>>';",
+            "MHcCAQEEI<<b64:55>>\n<<b64:64>>\n<<b64:40>>"),
+        fp=('CERT = (\n    "MIIDdzCCAl+gAwIBAgI<<b64:45>>\\n"\n    "<<b64:64>>\\n"\n    "<<b64:64>>\\n"\n)',
+            "MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA<<b64:64>><<b64:64>>",
+            "MIIEowIBAAKCAQEA" + "A" * 120),
+    ),
     prefixed(
         "private-key-base64", "Base64-encoded private key block (kubeconfig client-key-data …)",
         r"LS0tLS1CRUdJTi[A-Za-z0-9+/]{0,40}(?:UFJJVkFURSBLRVk|QUklWQVRFIEtFW|SVZBVEUgS0VZ)[A-Za-z0-9+/=]{100,20000}",
@@ -33,7 +58,7 @@ RULES: list[Rule] = [
     Rule(
         "putty-private-key", "PuTTY private key file",
         r"(?P<secret>PuTTY-User-Key-File-[23]: [\w\-]{3,30}\r?\n(?:[^\n]{0,200}\n){1,6}?Private-Lines: \d{1,3}"
-        r"\r?\n[A-Za-z0-9+/=\r\n]{64,8000})",
+        r"\r?\n[A-Za-z0-9+/=]{1,128}(?:\r?\n[A-Za-z0-9+/=]{1,128}){0,80})",
         ("PuTTY-User-Key-File",), min_len=64, multiline=True,
         tp=("PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: deploy\nPublic-Lines: 2\n"
             "<<b64:64>>\n<<b64:16>>\nPrivate-Lines: 1\n<<b64:64>>\n",),

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
+from ctxaction.secure.rule import END, Rule, keyed, prefixed
 from ctxaction.secure.rule import UUID as _UUID
-from ctxaction.secure.rule import Rule, keyed, prefixed
 
 RULES: list[Rule] = [
     prefixed(
@@ -244,7 +244,7 @@ RULES: list[Rule] = [
     Rule(
         "sidekiq-enterprise-credential", "Sidekiq Pro / Enterprise gem source credential",
         r"(?:(?i:bundle_(?:enterprise|gems)__contribsys__com)[ \t]{0,4}[=:][ \t]{0,4}['\"]?|(?i:https?)://)"
-        r"(?P<secret>[a-f0-9]{8}:[a-f0-9]{8})(?=['\"\s]|$|@(?:gems|enterprise)\.contribsys\.com)",
+        r"(?P<secret>[a-f0-9]{8}:[a-f0-9]{8})(?:(?=@(?:gems|enterprise)\.contribsys\.com)|" + END + ")",
         ("contribsys",), min_len=17,
         tp=("BUNDLE_ENTERPRISE__CONTRIBSYS__COM=<<hex:8>>:<<hex:8>>", "source 'https://<<hex:8>>:<<hex:8>>@enterprise.contribsys.com/'"),
         fp=("BUNDLE_ENTERPRISE__CONTRIBSYS__COM=${SIDEKIQ_CREDS}",),

@@ -1,0 +1,143 @@
+"""Every error a user can cause or fix, in one family: ``CtxError`` and its subclasses.
+
+The CLI, the action and the MCP server catch ``CtxError`` the same way: its message is one line
+(what is wrong, where, what to do) and ``exit_code`` says how the CLI ends (2 for usage errors,
+1 otherwise). Anything else that escapes is a bug and keeps its traceback.
+
+Subclasses also derive from the built-in exception their callers caught before the family
+existed (``ValueError``, ``RuntimeError``, ``OSError``), so older ``except`` clauses still hold.
+The modules that raise them re-export their own (``from ctxaction.errors import ConfigError``).
+"""
+
+from __future__ import annotations
+
+
+class CtxError(Exception):
+    """A problem in the input, configuration or environment, told in one line."""
+
+    exit_code = 1
+
+    def one_line(self) -> str:
+        """The message on a single line (a stray newline must not start a log command)."""
+        return " ".join(str(self).split("\n")).strip() or type(self).__name__
+
+
+class UsageError(CtxError):
+    """Bad command arguments."""
+
+    exit_code = 2
+
+
+class WriteError(CtxError, OSError):
+    """A file cannot be written where it was asked to go (not a regular file, a folder, a symlink,
+    no permission); nothing was written."""
+
+    exit_code = 2
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "cannot write"
+
+
+KeyPath = tuple[str | int, ...]
+
+
+def dotted(path: KeyPath) -> str:
+    """``("profiles", "bugfix", "required_files", 0)`` → ``profiles.bugfix.required_files[0]``."""
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
+    return out
+
+
+class ConfigError(CtxError):
+    """A configuration problem, naming the file, the key and its line."""
+
+    def __init__(self, source: str, key: KeyPath | str, line: int | None, message: str) -> None:
+        self.source, self.line = source, line
+        self.key = key if isinstance(key, str) else dotted(key)
+        self.message = message
+        where = f"{source}:{line}" if line else source
+        super().__init__(f"{where}: {self.key}: {message}" if self.key else f"{where}: {message}")
+
+    def __reduce__(self) -> tuple[type[ConfigError], tuple[str, str, int | None, str]]:
+        return (ConfigError, (self.source, self.key, self.line, self.message))
+
+
+class SettingsError(CtxError):
+    """Bad ``secrets:`` config; the message names the file, key and line."""
+
+
+class TaskError(CtxError, ValueError):
+    """The task input cannot be read; the message names the file and what to do."""
+
+
+class RepoError(CtxError):
+    """A repository problem explained in one line (what is wrong and what to do)."""
+
+
+class BuildError(CtxError):
+    """A package cannot be built: one line saying why and what to do."""
+
+
+class BudgetError(CtxError, ValueError):
+    """The parts that must be packed do not fit in the budget."""
+
+
+class TokenizerError(CtxError, RuntimeError):
+    """The encoding's ranks are neither cached, shipped nor downloadable."""
+
+
+class SourceError(CtxError):
+    """The scan source cannot be read (not a repository, unknown revision …)."""
+
+
+class BaselineError(CtxError):
+    """The baseline file is missing or malformed; the message says what to do."""
+
+
+class ScanUsageError(CtxError):
+    """Bad scan options or input the user must fix."""
+
+    exit_code = 2
+
+
+class HookError(CtxError):
+    """Hook install/uninstall cannot proceed; the message says why and what to do."""
+
+
+class InputError(CtxError, ValueError):
+    """An action input is missing or invalid."""
+
+
+class EventError(CtxError, ValueError):
+    """The event payload lacks a field the action needs, or has it with the wrong type."""
+
+
+class CommandError(CtxError, ValueError):
+    """A comment command's arguments are wrong; the message is shown to the commenter."""
+
+
+class FetchError(CtxError, ValueError):
+    """A thread cannot be fetched as asked (bad repo name, no token, issue vs PR mismatch)."""
+
+
+class GitHubError(CtxError, RuntimeError):
+    """A REST call failed for good (after retries when they applied)."""
+
+    def __init__(self, what: str, status: int, message: str) -> None:
+        super().__init__(f"GitHub API: {what} failed ({status or 'no response'}): {message}")
+        self.what = what
+        self.status = status
+        self.message = message
+
+    @property
+    def read_only(self) -> bool:
+        """The token may not write here (fork PRs, ``permissions: read``)."""
+        return self.status == 403 and "not accessible by integration" in self.message.lower()
+
+    def __reduce__(self) -> tuple[type[GitHubError], tuple[str, int, str]]:
+        return (GitHubError, (self.what, self.status, self.message))
+
+
+class ToolInputError(CtxError, ValueError):
+    """An MCP tool argument the server refuses (bad path, unknown issue …); shown to the model."""
