@@ -22,7 +22,7 @@ KEY = expand('API_KEY = "<<alnum:32>>"\n', "light")
 # What the extras bring (and what they pull in): the hook must load none of it.
 HEAVY = ("tiktoken", "github", "jinja2", "bpe_openai", "git", "requests", "regex", "mcp")
 # The base install's import names.
-BASE = ("yaml", "_yaml", "pathspec", "ahocorasick_rs", "markdown_it", "mdurl", "nh3")
+BASE = ("yaml", "_yaml", "pathspec", "ahocorasick_rs", "markdown_it", "mdurl")
 
 PROBE = """
 import sys

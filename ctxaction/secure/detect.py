@@ -135,8 +135,10 @@ def _full_key(text: str, match: re.Match[str]) -> str:
     limit = max(0, start - _KEY_PREFIX_MAX)
     while start > limit and _KEY_CHAR.match(text, start - 1):
         start -= 1
-    if start and text[start - 1] in "${%":
+    if start and text[start - 1] in "{%":
         return ""  # ``${DB_PASSWORD:-x}``, ``%(password)s``: a reference, not a name
+    if start and text[start - 1] == "$":
+        start -= 1  # ``$password = '…'`` (PHP, Perl): the variable being assigned
     return text[start : match.end("key")]
 
 

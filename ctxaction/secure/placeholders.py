@@ -19,8 +19,22 @@ PLACEHOLDER_WORDS: tuple[str, ...] = word_list(
     yourtoken yoursecret yourpassword my_secret mysecret mypassword my-secret insert redacted dummy
     fake sample mock xxxx **** ... … todo fixme foobar notasecret not_a_secret not-a-secret nosecret
     secret_here token_here key_here password_here put_your enter_your abcdef qwerty 00000 12345 lorem
-    ipsum < > ${ {{ }} $( %( #{ [[ ]] test- test_ -test _test not-for-prod not_for_prod
+    ipsum test- test_ -test _test not-for-prod not_for_prod
     notforprod do-not-use do_not_use donotuse dev-only dev_only"""
+)
+
+# Template and placeholder syntax inside a value (``prefix-${VAR}``, ``{{ .Values.x }}``,
+# ``<your key>``, ``%(name)s``, ``#{x}``). Shapes, not bare brackets: a random password may hold
+# ``${``, ``{{`` or ``>`` among its punctuation.
+_TEMPLATE = LazyPattern(
+    r"""\$\{[A-Za-z_][\w.:\-]{0,80}(?:[:?]?[-=+?][^}]{0,80})?\}   # ${VAR} ${VAR:-x}
+      | \$\([^)]{1,200}\)                                          # $(command)
+      | \{\{.{0,200}?\}\} | \[\[.{0,200}?\]\] | <%.{0,200}?%>       # {{ x }} [[ x ]] <%= x %>
+      | %\([\w.\-]{1,80}\)[sdr] | \#\{[^}]{1,80}\}                   # %(name)s #{x}
+      | <[A-Za-z_][\w .:/\-]{0,80}> | <<.{0,80}?>>                   # <your-key> <<token>>
+      | [<>]$ | ^[<>] | ^@[A-Za-z_][\w.\-]{0,80}@$                      # <partial, @AUTOCONF_VAR@
+      | (?<!\{)\{[A-Za-z_]\w{0,40}\}                                  # {name}: a format field""",
+    re.VERBOSE,
 )
 
 # Whole values (lowercased) that are never secrets by themselves: words, defaults of dev images.
@@ -71,6 +85,39 @@ KNOWN_EXAMPLES: frozenset[str] = frozenset(
 _LEET = str.maketrans("4@$0315!7", "aasoeisit")
 
 
+# Words stand-in values are made of (``topS3cr3tP4$$w0rd``, ``stub-password``, ``secret-123``).
+_STAND_IN_WORDS: tuple[str, ...] = tuple(
+    sorted(
+        word_list(
+            """secret secrets password passwd passphrase phrase pass word top super my your our new old
+            stub demo dummy fake mock sample example test testing default change me it admin user client
+            db database root key token api app local dev prod secure strong weak value string some foo bar
+            baz qux hello world abc xyz private public access auth the this is not real here insert put
+            valid invalid wrong right good bad correct incorrect other another random pw pwd guest owner
+            reader writer"""
+        ),
+        key=len,
+        reverse=True,
+    )
+)
+
+
+def _stand_in(value: str) -> bool:
+    """True when ``value``'s letters (as written, or read as leetspeak) are stand-in words only."""
+    for letters in (
+        "".join(ch for ch in value.lower() if ch.isalpha()),
+        "".join(ch for ch in value.lower().translate(_LEET) if ch.isalpha()),
+    ):
+        if len(letters) < 4:
+            continue
+        rest = letters
+        for word in _STAND_IN_WORDS:
+            rest = rest.replace(word, "")
+        if len(rest) <= 1:
+            return True
+    return False
+
+
 def is_reference(value: str) -> bool:
     """True when ``value`` points at a secret stored elsewhere (env var, template, call, vault)."""
     return bool(_REFERENCE.match(value.strip()))
@@ -85,6 +132,8 @@ def is_placeholder(value: str) -> bool:
     if stripped in KNOWN_EXAMPLES or {lower, lower.translate(_LEET)} & PLACEHOLDER_VALUES:
         return True
     if any(word in lower for word in PLACEHOLDER_WORDS) or "%s" in stripped or "%d" in stripped:
+        return True
+    if _TEMPLATE.search(stripped) or _stand_in(stripped):
         return True
     if is_reference(stripped):
         return True

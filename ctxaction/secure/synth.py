@@ -36,6 +36,8 @@ CLASSES: dict[str, str] = {
     "b64": "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
     "b64url": "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-",
     "pw": "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789!#%^*-_+=",
+    # Passwords with the brackets and sigils that template syntax also uses (``{``, ``$``, ``>``).
+    "punct": "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789{}()[]<>$#!-_",
 }
 
 _TOKEN = re.compile(r"<<([A-Za-z0-9]+)(?::([^>]*))?>>")

@@ -82,7 +82,7 @@ def test_package_comment_summary_artifacts_and_log_hold_no_piece(
     thread = [forms.comment, *(f"and {forms.comment.split()[-1]}{mark}" for mark in PUNCTUATION)]
     for body in thread:
         fake.add_comment(1, body, login="octocat")
-    payload = _command(forms, fake, f"/context {PROFILE} budget=150000")
+    payload = _command(forms, fake, f"/context {PROFILE} budget=200000")
     result = runner.run("issue_comment", payload, output="comment,summary,artifact")
     assert result.code == 0, result.stdout + result.stderr
     texts = _everything(result, fake, runner.workspace)

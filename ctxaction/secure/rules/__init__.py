@@ -13,8 +13,10 @@ from ctxaction.secure.rules import (
     keys,
     messaging,
     payments,
+    platforms,
     registries,
     saas,
+    services,
 )
 
 # Specific rules first: when a specific and a generic rule overlap, the specific one is kept.
@@ -27,6 +29,8 @@ ALL_RULES: tuple[Rule, ...] = (
     *messaging.RULES,
     *registries.RULES,
     *saas.RULES,
+    *platforms.RULES,
+    *services.RULES,
     *databases.RULES,
     *infra.RULES,
     *generic.RULES,

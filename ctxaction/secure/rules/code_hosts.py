@@ -29,17 +29,19 @@ RULES: list[Rule] = [
         fp=("github_pat_11AAAAAAAAAAAAAAAAAAAA_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",),
     ),
     prefixed(
-        "gitlab-pat", "GitLab personal access token", r"glpat-[\w\-]{20}(?:\.[\w\-]{2}\.[a-z0-9]{9})?",
+        "gitlab-pat", "GitLab personal access token",
+        r"glpat-[\w\-]{27,300}\.[0-9a-z]{9}|glpat-[\w\-]{20}(?:\.[\w\-]{2}\.[a-z0-9]{9})?",
         ("glpat-",), entropy=3.0,
         tp=("private_token: glpat-<<alnum:20>>", 'CI_TOKEN="glpat-<<b64url:20>>"'),
         fp=("glpat-xxxxxxxxxxxxxxxxxxxx", "glpat-<<alnum:12>>"),
     ),
     prefixed(
         "gitlab-token", "GitLab deploy/runner/CI/feed/OAuth token",
-        r"(?:gldt|glrt|glcbt|glft|glimt|glagent|gloas|glsoat|glffct|glptt)-[\w\-]{20,64}",
+        r"(?:gldt|glrt|glcbt|glft|glimt|glagent|gloas|glsoat|glffct|glptt)-[\w\-]{20,300}(?:\.[0-9a-z]{9})?",
         ("gldt-", "glrt-", "glcbt-", "glft-", "glimt-", "glagent-", "gloas-", "glsoat-", "glffct-", "glptt-"),
         entropy=3.0,
-        tp=("token = 'glrt-<<alnum:20>>'", "GLDT=gldt-<<b64url:24>>"),
+        tp=("token = 'glrt-<<alnum:20>>'", "GLDT=gldt-<<b64url:24>>",
+            "RUNNER_TOKEN=glrt-t1_<<b64url:30>>.<<lownum:9>>"),
         fp=("glrt-xxxxxxxxxxxxxxxxxxxx",),
     ),
     prefixed(

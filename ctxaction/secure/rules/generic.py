@@ -10,49 +10,30 @@ and must look random enough for what the key says it is.
 from __future__ import annotations
 
 from ctxaction.secure.checksums import b64_text, failed_checksum
-from ctxaction.secure.entropy import char_classes, is_hex, shannon
+from ctxaction.secure.entropy import char_classes, is_hex, shannon, wordy
 from ctxaction.secure.lazyre import LazyPattern
-from ctxaction.secure.placeholders import is_placeholder, word_list
+from ctxaction.secure.placeholders import is_placeholder
 from ctxaction.secure.rule import Context, Rule
+from ctxaction.secure.rules.keynames import NONE, STRONG, WEAK, key_grade, parts_of
 
 # Matching starts at the credential word; the full name (``DB_PASSWORD``, ``stripe.api_key``)
-# is recovered by the detector and judged by ``_key_ok``.
-_SECRET_WORDS = r"secret|token|credentials?|key"
+# is recovered by the detector and graded by :func:`keynames.key_grade`.
+_SECRET_WORDS = r"secret|token|credentials?|creds|key|auth|private|access|signing"
 _PASSWORD_WORDS = r"password|passwd|passphrase|passcode|pwd|pass"
-# Key names are judged by their parts (``DB_PASSWORD`` → db, password), with set lookups rather
-# than regexes: this check runs on most hook runs, where compiling a pattern costs more than using it.
-# ``key`` alone names too many things (``sort_key``, ``primary_key``): it needs a credential prefix.
-_CREDENTIAL_PREFIXES = frozenset(
-    word_list(
-        """api app access secret private auth master encryption encrypt signing sign account license licence
-        client session cookie webhook subscription consumer service admin write deploy integration hmac jwt
-        crypt storage bot server partner merchant developer dev prod live"""
-    )
-)
-# Last parts of names that hold a credential word but name something else (``TOKEN_URL``).
-_NOT_SECRET_LAST = frozenset(
-    word_list(
-        """id ids url uri urls path file filename dir name names type types len length size count ttl timeout
-        expiry expire expires expiration field fields header prefix suffix pattern regex format endpoint env
-        var label policy mode version algorithm algo method hash hashed digest md5 checksum fingerprint limit
-        min max enabled required rotation provider store storage class kind template placeholder hint prompt
-        message msg error validator validation strength reset change confirm confirmation forgot input column
-        index position pos offset start end usage budget estimate counter public pub publishable example
-        sample test mock dummy fake"""
-    )
-)
-# ``key`` as in a lookup key (``TOKEN_STORAGE_KEY``, ``SECRET_CACHE_KEY``), not a credential.
-_LOOKUP_WORDS = word_list("storage cache lookup header param query field column env var name map dict index")
-_PASSWORD_PARTS = ("password", "passwd", "passphrase", "passcode", "pwd")
 # Words joined by separators, no digits: identifiers and paths rather than random secrets.
-_WORD_PATH = LazyPattern(r"[A-Za-z]{1,40}(?:[._:/\-][A-Za-z]{1,40}){1,8}")
+_WORD_PATH = LazyPattern(r"[A-Za-z]{1,40}(?:[._:/\-]{1,2}[A-Za-z]{1,40}){1,8}")
+_HEADER_NAMES = frozenset(
+    ("authorization", "apikey", "api-key", "token", "auth", "auth-token", "secret", "password", "private-token")
+)
+# A header value inside a quoted string (``-H "X-Api-Key: v"``): token characters only.
+_HEADER_VALUE = LazyPattern(r"[\w+/=.~\-]{10,300}")
 # ``act --secret NAME="$VALUE"``: the option names a variable, its value comes after ``=``.
 _NAME_EQUALS = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*=")
-_CAMEL = LazyPattern(r"([a-z0-9])([A-Z])")
 _CALL = LazyPattern(r"[A-Za-z_$][\w$.]*\(")
 _CODE_EXT = frozenset({
     "py", "pyi", "js", "jsx", "ts", "tsx", "mjs", "cjs", "go", "java", "kt", "kts", "scala", "rb", "php",
-    "cs", "c", "h", "cc", "cpp", "hpp", "rs", "swift", "m", "mm", "dart", "lua", "groovy", "ex", "exs",
+    "cs", "c", "h", "cc", "cpp", "hpp", "cxx", "hxx", "hh", "cu", "cuh", "ino", "rs", "swift", "m", "mm",
+    "dart", "lua", "groovy", "ex", "exs",
     "vue", "svelte", "r", "jl", "clj", "fs", "vb", "pl", "pm",
 })
 _IDENTIFIER = LazyPattern(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\[[^\]]{0,80}\])?(?:\(.{0,80}\))?")
@@ -62,6 +43,12 @@ _FILENAME = LazyPattern(
     r"pub|der|gpg|asc|js|py|sh|csv|log)$"
 )
 _PATHLIKE = LazyPattern(r"^(?:/|\./|\.\./|~/|[A-Za-z]:\\|https?://|file://)")
+# ``kueue.x-k8s.io/priority-boost``, ``slack:C123:1700.42``, ``#how-to-configure``: a domain's
+# path, a namespaced id, a page anchor.
+_NAME_SHAPED = LazyPattern(
+    r"[\w\-]+(?:\.[\w\-]+)+/[\w./\-]*|[a-z]{3,20}:[\w.\-]+:[\w.:\-]+|#[a-z0-9]+(?:-[a-z0-9]+)+"
+)
+_SNAKE_WORDS = LazyPattern(r"[a-z]{1,30}(?:_[a-z]{1,30}){1,6}")
 _NUMBER = LazyPattern(r"^[+\-]?\d{1,11}(?:\.\d+)?$")
 _VERSION = LazyPattern(r"^v?\d+(?:\.\d+){1,3}(?:[\-+][\w.]+)?$")
 
@@ -72,27 +59,93 @@ def _ext(path: str) -> str:
 
 
 def _is_literal(secret: str, ctx: Context) -> bool:
-    """A quoted value is a literal anywhere; an unquoted one only in config files (.env, yaml …)."""
+    """A quoted value is a literal anywhere; an unquoted one only in config files (.env, yaml …)
+    or at the end of a string that opened before its name (``-H "X-Api-Key: v"``)."""
+    if ctx.after.startswith("<<"):
+        return False  # an example template (``KEY=prefix<<b64:40>>``): the value is made at run time
     if ctx.quote:
+        if ctx.quote == "`" and "${" in secret:
+            return False  # a JS template literal interpolates: ``token = `t.${id}` ``
+        if ctx.after[1:].lstrip().startswith("+"):
+            return False  # ``"eyJ…" + "a" * 3000``: the start of a string built in code
         return ctx.after.startswith(ctx.quote)  # else the value ran into a space: prose
-    if ctx.after.strip()[:1] not in ("", "#", ";", ",", "<", ">", "/"):
+    first = ctx.after.strip()[:1]
+    in_string = False
+    if first in ("'", '"', "`"):
+        before = ctx.line[: max(0, len(ctx.line) - len(ctx.after) - len(secret))]
+        # Only a header (``name: value``) ends a string that way; ``"…?token=v&x=y"`` is a URL.
+        in_string = (
+            first in before
+            and before.rstrip().endswith(":")
+            and _header_name(ctx.key)
+            and bool(_HEADER_VALUE.fullmatch(secret))
+            and any(ch.isdigit() for ch in secret)
+        )
+        if not in_string:
+            return False
+    elif first not in ("", "#", ";", ",", "<", ">", "/"):
         return False  # prose after the value: ``password: Please enter your password``
     if _DOTTED.fullmatch(secret) or _CALL.match(secret):
         return False  # ``config.password``, ``settings.API_KEY``: an expression in any file type
     if any(ch in secret for ch in "()[]{}"):
         return False  # ``data={'password': password}``, ``tokens: dict[str, int] = {}``
-    if _ext(ctx.path) not in _CODE_EXT:
+    if in_string or _ext(ctx.path) not in _CODE_EXT:
         return True
     # In code an unquoted value is an expression: a name, or an operator first (``!!process.env.X``).
     return secret[0].isalnum() and not _IDENTIFIER.fullmatch(secret)
+
+
+def _header_name(key: str) -> bool:
+    """``X-Api-Key``, ``x-auth-token``, ``Private-Token``, ``Authorization``: an HTTP header's name,
+    not ``generic-secret`` in ``"generic-secret:0740…"`` (a rule id and a hash)."""
+    lower = key.lower()
+    return lower in _HEADER_NAMES or lower.startswith("x-") or ("-" in key and key[:1].isupper())
+
+
+_SETTERS = ("set", "with", "put", "add", "use")
+_CALL_LAST = frozenset(
+    ("password", "passwd", "passphrase", "pwd", "secret", "token", "key", "apikey", "credential", "credentials")
+)
+# Client keys that are public by design (PostHog project keys, Stripe publishable keys …).
+_PUBLIC_PREFIXES = ("phc_", "pk_live_", "pk_test_", "sb_publishable_")
+
+
+def _separator(secret: str, ctx: Context) -> str:
+    """What stands between the name and the value (``" = '"``, ``"('"``, ``"', '"``)."""
+    end = len(ctx.line) - len(ctx.after) - len(secret)
+    name = ctx.key.rsplit(".", 1)[-1] or ctx.key
+    start = ctx.line.rfind(name, 0, max(0, end))
+    return ctx.line[start + len(name) : end] if start >= 0 and name else ""
+
+
+def _call_ok(secret: str, ctx: Context) -> bool:
+    """A value passed in a call counts for a setter (``setPassword("…")``, ``.withApiKey("…")``),
+    not for ``hash_password("…")`` or ``token("…")``; a value after a comma (``("API_KEY", "…")``)
+    only when the name says secret, token, key or password outright, not ``'05-auth', '06-…'``."""
+    sep = _separator(secret, ctx)
+    parts = parts_of(ctx.key)
+    start = ctx.line.find(ctx.key)
+    if start > 0 and ctx.line[start - 1] == "/":
+        return False  # ``http://tokenauth:5001/token``: a host and port, not an assignment
+    if start > 4 and ctx.line[:start].endswith(".svg?"):
+        return False  # a badge image's read-only graphing token (codecov)
+    if "(" in sep:
+        return any(part in _SETTERS for part in parts[:-1]) and parts[-1] in _CALL_LAST
+    if "," in sep:
+        return any(word in "".join(parts) for word in ("secret", "token", "key", "pass", "pwd", "credential"))
+    return True
 
 
 def looks_like_value(secret: str) -> bool:
     """Shapes that are never credentials: numbers, versions, paths, URLs, file names, identifiers."""
     if _NUMBER.match(secret) or _VERSION.match(secret) or _PATHLIKE.match(secret) or _FILENAME.match(secret):
         return False
-    if is_placeholder(secret) or (secret.startswith("--") and secret[2:3].isalpha()):
-        return False  # a stand-in, or a command-line option (``"--update-baseline"``)
+    if is_placeholder(secret) or secret[0] == ":" or secret.startswith(_PUBLIC_PREFIXES):
+        return False
+    if secret.startswith("--") and secret[2:3].isalpha():
+        return False  # a command-line option (``"--update-baseline"``)
+    if _NAME_SHAPED.fullmatch(secret) or secret.endswith("\\") or "\\0" in secret or "\\x1b" in secret.lower():
+        return False  # a name; a string running on past an escaped quote; terminal escapes
     decoded = b64_text(secret) if len(secret) >= 8 else None
     if decoded is not None and is_placeholder(decoded):
         return False  # base64 of a stand-in (a Secret manifest's ``Y2hhbmdlbWU=``, "changeme")
@@ -100,48 +153,51 @@ def looks_like_value(secret: str) -> bool:
 
 
 def _key_ok(key: str) -> bool:
-    """True when ``key`` (a variable or config name) names a credential."""
-    spaced = _CAMEL.sub(r"\1_\2", key.strip("'\"` \t.-_")).lower()
-    parts = [part for part in spaced.replace(".", "_").replace("-", "_").split("_") if part]
-    if not parts:
-        return False
-    last = parts[-1]
-    if last in _NOT_SECRET_LAST or (last.startswith("sha") and last[3:].isdigit()):
-        return False
-    if any("public" in part or "publishable" in part or part == "pub" for part in parts):
-        return False
-    snake = "_".join(parts)
-    joined = snake.replace("_", "")
-    for suffix in ("keys", "key"):
-        if joined.endswith(suffix):
-            if joined[: -len(suffix)].endswith(_LOOKUP_WORDS):
-                return False
-            break
-    if "pass" in parts or any(word in snake for word in _PASSWORD_PARTS):
-        return True
-    if any(word in snake for word in ("secret", "token", "credential", "apikey", "secretkey", "accesskey")):
-        return True
-    if last in ("key", "keys"):
-        return len(parts) > 1 and parts[-2] in _CREDENTIAL_PREFIXES
-    return any(last in (prefix + "key", prefix + "keys") for prefix in _CREDENTIAL_PREFIXES)
+    """True when ``key`` (a variable or config name) surely names a credential."""
+    return key_grade(key) == STRONG
 
 
 def _secret_check(secret: str, ctx: Context) -> bool:
-    if not (_key_ok(ctx.key) and _is_literal(secret, ctx) and looks_like_value(secret)):
+    grade = key_grade(ctx.key)
+    if grade == NONE or not _call_ok(secret, ctx) or not _is_literal(secret, ctx) or not looks_like_value(secret):
         return False
-    if len(secret) < 10 or (char_classes(secret) < 2 and not is_hex(secret)):
+    return random_enough(secret, strict=grade == WEAK)
+
+
+def random_enough(secret: str, *, strict: bool = False) -> bool:
+    """Token-grade randomness, calibrated by length: a short value needs more character classes
+    for the same entropy. ``strict`` (a name that only may hold a credential) asks for a longer
+    value mixing letters and digits."""
+    n = len(secret)
+    if n < (16 if strict else 10):
         return False
     if secret.isalpha() and (secret.islower() or secret.isupper()):
         return False  # one word: ``token: bearer``, ``auth: BASIC``
-    if _WORD_PATH.fullmatch(secret):
-        return False  # ``auth.accessToken``, ``session/refresh-token``: a name, not a credential
+    if _WORD_PATH.fullmatch(secret) or wordy(secret):
+        return False  # ``auth.accessToken``, ``sb_temp_nonce123``, ``AnthropicCredential``: a name
+    entropy = shannon(secret)
     if is_hex(secret):
-        return len(secret) >= 16 and shannon(secret) >= 3.0
-    return shannon(secret) >= 3.2
+        if strict:  # a vendor's hex key, not a SHA-1 / SHA-256 digest kept under a ``*_key`` name
+            return n >= 32 and n not in (40, 64) and entropy >= 3.0
+        return n >= 16 and entropy >= 3.0
+    classes = char_classes(secret)
+    alnum_classes = any(ch.islower() for ch in secret) + any(ch.isupper() for ch in secret) + any(
+        ch.isdigit() for ch in secret
+    )
+    if strict:
+        has_digit = any(ch.isdigit() for ch in secret)
+        return has_digit and classes >= 2 and entropy >= (3.5 if n < 24 else 3.8)
+    if classes < 2:
+        return False
+    if n < 16:  # short: lower, upper and digit all present buy a little entropy
+        return entropy >= 3.2 or (entropy >= 2.9 and alnum_classes == 3)
+    return entropy >= 3.2
 
 
 def _password_check(secret: str, ctx: Context) -> bool:
-    if not (_key_ok(ctx.key) and _is_literal(secret, ctx) and looks_like_value(secret)):
+    if _SNAKE_WORDS.fullmatch(secret):
+        return False  # ``ldap_bindpw``: an identifier, a name in a list of names
+    if not (_key_ok(ctx.key) and _call_ok(secret, ctx) and _is_literal(secret, ctx) and looks_like_value(secret)):
         return False
     return strong_enough(secret)
 
@@ -161,22 +217,28 @@ def _base64_password_check(secret: str, ctx: Context) -> bool:
     return len(value) >= 4 and not is_placeholder(value)
 
 
-_VALUE = r"(?P<secret>[^\s'\"`,;<>]{6,300})"
+# Quoted, a value runs to its closing quote (a password may hold ``,;<>{}``); unquoted, it stops
+# at the characters that end a value in code and config.
+_VALUE = r"(?P<secret>(?(q)[^\s'\"`]{6,300}|[^\s'\"`,;<>]{6,300}))"
 
 
 def _assign(words: str) -> str:
     return (
-        rf"(?i)(?P<key>(?:{words})[\w.\-]{{0,30}}?)['\"]?[ \t]{{0,4}}"
-        # A comma separates a quoted key from a quoted value (``setdefault("KEY", "v")``); an
-        # unquoted argument after it is a variable.
-        r"(?:=|:=|::=|=>|:|\?=|\|\|=|(?<=['\"]),(?=[ \t]{0,4}['\"`]))[ \t]{0,4}(?:[@!]?(?P<q>['\"`]))?" + _VALUE
+        rf"(?i)(?P<key>(?:{words})[\w.\-]{{0,30}}?)['\"]?\]?(?:\[\])?[ \t]{{0,4}}"
+        # ``setPassword("…")`` (the ``label`` group marks a call), ``password == "…"`` (a
+        # hard-coded comparison), then the assignment forms of code and config. A comma
+        # separates a quoted key from a quoted value (``setdefault("KEY", "v")``); an unquoted
+        # argument after it is a variable.
+        r"(?:(?P<label>\()(?=[ \t]{0,4}['\"`])|===?(?=[ \t]{0,4}['\"`])|=|:=|::=|=>|:|\?=|\|\|=|"
+        r"(?<=['\"]),(?=[ \t]{0,4}['\"`]))[ \t]{0,4}(?:[@!]?(?P<q>['\"`]))?" + _VALUE
     )
 
 
 RULES: list[Rule] = [
     Rule(
         "generic-secret", "Secret, token or API key assigned in code or config", _assign(_SECRET_WORDS),
-        ("key", "secret", "token", "credential"), generic=True, anchored=True, check=_secret_check,
+        ("key", "secret", "token", "credential", "creds", "auth", "private", "access", "signing"), generic=True,
+        anchored=True, check=_secret_check,
         tp=('API_KEY="<<alnum:32>>"', "client_secret: <<b64url:40>>", "SECRET_KEY=<<pw:50>>",
             '"apiKey": "<<hex:32>>",', "app.secret_key = '<<b64:44>>'", "auth_token=<<alnum:24>>"),
         fp=('API_KEY="<your-api-key>"', "secret_key = os.environ['SECRET_KEY']", 'token_url = "https://x.io/oauth"',
@@ -192,6 +254,16 @@ RULES: list[Rule] = [
         fp=('password = "password"', "password: ${DB_PASSWORD}", "[cli.py] password = getpass.getpass()",
             'password_field = "password"', "PASSWORD_MIN_LENGTH=12", "password: Please enter your password",
             "[run.py] pwd = os.getcwd()", 'password = "<password>"', "passthrough = True", "db_password = config.password"),
+    ),
+    Rule(
+        "auth-pair-password", "Password in a (user, password) pair passed as HTTP auth",
+        r"(?i)auth[ \t]{0,2}(?:[=:][ \t]{0,2})?\([ \t]{0,2}(?P<uq>['\"])[^'\"\n]{1,100}(?P=uq)[ \t]{0,2},[ \t]{0,2}"
+        r"(?P<q>['\"])(?P<secret>[^'\"\s]{6,200})(?P=q)[ \t]{0,2}\)",
+        ("auth",), generic=True, anchored=True,
+        check=lambda s, ctx: looks_like_value(s) and strong_enough(s),
+        tp=("r = requests.get(url, auth=('deploy', '<<pw:14>>'))", 'session.auth = ("svc", "<<alnum:16>>")',
+            "client = HTTPBasicAuth('admin', '<<pw:16>>')"),
+        fp=("r = requests.get(url, auth=(user, password))", "auth=('user', 'password')", "auth = ('admin', '${ADMIN_PW}')"),
     ),
     Rule(
         "config-add-key-secret",

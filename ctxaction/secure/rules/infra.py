@@ -76,7 +76,13 @@ def _prose_password_check(secret: str, ctx: Context) -> bool:
 
 
 # ``Authorization: <scheme> <value>`` as a header line, a dict entry or an assignment.
-_AUTH_HEADER = r"(?i)authorization['\"]?\]?[ \t]{{0,4}}[:=,][ \t]{{0,4}}['\"]?{scheme}[ \t]{{1,4}}(?P<secret>{value})"
+# ``Authorization: Basic …`` in code and HTTP, and in server configs where only blanks separate
+# the header from its value (nginx ``proxy_set_header Authorization "Basic …"``, Apache
+# ``RequestHeader set Authorization …``, HAProxy's escaped blank ``Basic\ …``).
+_AUTH_HEADER = (
+    r"(?i)authorization['\"]?\]?(?:[ \t]{{0,4}}[:=,][ \t]{{0,4}}|[ \t]{{1,4}})['\"]?{scheme}(?:[ \t]{{1,4}}|\\ )"
+    r"(?P<secret>{value})"
+)
 _B64 = r"(?:[A-Za-z0-9+/]{4}){2,2000}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?"
 
 RULES: list[Rule] = [
@@ -130,8 +136,11 @@ RULES: list[Rule] = [
         _AUTH_HEADER.format(scheme="basic", value=r"[A-Za-z0-9+/]{8,1000}={0,2}"),
         ("authorization",), check=_basic_auth_check,
         tp=('curl -H "Authorization: Basic <<b64text:basic:deploy>>" https://api.acme.io',
-            'headers = {"Authorization": "Basic <<b64text:basic:svc>>"}'),
+            'headers = {"Authorization": "Basic <<b64text:basic:svc>>"}',
+            '[nginx.conf]     proxy_set_header Authorization "Basic <<b64text:basic:proxy>>";',
+            "[haproxy.cfg]     http-request set-header Authorization Basic\\ <<b64text:basic:lb>>"),
         fp=('curl -H "Authorization: Basic <<b64text:word:user:pass>>" https://example.com',
+            '[nginx.conf]     proxy_set_header Authorization "Basic $http_auth_b64";',
             'headers = {"Authorization": "Basic " + encoded}', "Authorization: Basic <credentials>"),
     ),
     Rule(

@@ -9,8 +9,10 @@ RULES: list[Rule] = [
     prefixed(
         "slack-bot-token", "Slack bot / user / app / config token",
         r"xox[baprse]-(?:\d{8,14}-){1,3}[A-Za-z0-9]{20,64}|xox[pe]\.?-?[\w\-]{0,2}[\w\-]{40,200}"
+        r"|xoxb-\d{8,14}-[A-Za-z0-9\-]{18,80}|xox[os]-\d{1,14}-\d{1,14}-\d{1,14}-[a-fA-F\d]{8,64}|xox[ar]-(?:\d-)?[A-Za-z0-9]{8,48}"
+        r"|xapp-\d-[A-Z0-9]{4,14}-\d{4,14}-[A-Za-z0-9]{6,64}"
         r"|xapp-\d-[A-Z0-9]{8,14}-\d{8,14}-[a-f0-9]{64}",
-        ("xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxe", "xapp-"), entropy=3.0,
+        ("xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxo-", "xoxe", "xapp-"), entropy=3.0,
         tp=("SLACK_BOT_TOKEN=xoxb-<<digits:12>>-<<digits:13>>-<<alnum:24>>",
             "slack_app_token: xapp-1-A<<upnum:10>>-<<digits:13>>-<<hex:64>>"),
         fp=("xoxb-your-token-here", "xoxb-000000000000-0000000000000-xxxxxxxxxxxxxxxxxxxxxxxx"),
@@ -57,7 +59,7 @@ RULES: list[Rule] = [
         anchored=False,
     ),
     prefixed(
-        "sendgrid-api-key", "SendGrid API key", r"SG\.[\w\-]{22}\.[\w\-]{43}", ("SG.",), entropy=4.0,
+        "sendgrid-api-key", "SendGrid API key", r"SG\.[\w\-]{22}\.[\w\-]{43}|SG\.[\w\-=.]{66}", ("SG.",), entropy=4.0,
         tp=("SENDGRID_API_KEY=SG.<<b64url:22>>.<<b64url:43>>",), fp=("SG.xxxxxxxxxxxxxxxxxxxxxx.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",),
     ),
     prefixed(
@@ -85,7 +87,7 @@ RULES: list[Rule] = [
         tp=("POSTMARK_SERVER_TOKEN=<<uuid>>",), fp=("POSTMARK_FROM=ops@acme.io",),
     ),
     prefixed(
-        "twilio-api-key", "Twilio API key SID", r"SK[a-f0-9]{32}", ("SK",), entropy=3.0,
+        "twilio-api-key", "Twilio API key SID", r"SK[a-fA-F0-9]{32}", ("SK",), entropy=3.0,
         tp=("TWILIO_API_KEY=SK<<hex:32>>",), fp=("SK<<hex:8>>",),
     ),
     keyed(

@@ -19,7 +19,7 @@ RULES: list[Rule] = [
     ),
     prefixed(
         "square-access-token", "Square access token / OAuth secret",
-        r"(?:EAAA[\w\-]{60}|sq0atp-[\w\-]{22}|sq0csp-[\w\-]{43})", ("EAAA", "sq0atp-", "sq0csp-"), entropy=3.5,
+        r"(?:EAAA[\w\-]{22,60}|sq0atp-[\w\-]{22,60}|sq0csp-[\w\-]{43})", ("EAAA", "sq0atp-", "sq0csp-"), entropy=3.5,
         tp=("SQUARE_ACCESS_TOKEN=EAAA<<b64url:60>>", "square_secret = 'sq0csp-<<b64url:43>>'"),
         fp=("sq0atp-<<lower:8>>",),
     ),
@@ -53,7 +53,7 @@ RULES: list[Rule] = [
     ),
     prefixed(
         "flutterwave-secret-key", "Flutterwave secret / encryption key",
-        r"FLWSECK(?:_TEST)?-[a-hA-H0-9]{32}-X|FLWSECK_TEST[a-hA-H0-9]{12}", ("FLWSECK",),
+        r"FLW(?:SECK|PUBK)(?:_TEST)?-[a-zA-Z0-9]{32}-X|FLWSECK_TEST-?[a-hA-H0-9]{12}", ("FLWSECK", "FLWPUBK"), entropy=3.0,
         tp=("FLW_SECRET_KEY=FLWSECK-<<hex:32>>-X",), fp=("FLWSECK-xxxxxxxx-X",),
     ),
     prefixed(

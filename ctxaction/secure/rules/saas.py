@@ -36,13 +36,13 @@ RULES: list[Rule] = [
     ),
     prefixed(
         "grafana-token", "Grafana cloud / service account / API key",
-        r"glc_[A-Za-z0-9+/]{32,400}={0,2}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|eyJrIjoi[A-Za-z0-9]{70,400}={0,2}",
+        r"glc_[A-Za-z0-9+/]{32,400}={0,3}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|eyJrIjoi[A-Za-z0-9]{70,400}={0,3}",
         ("glc_", "glsa_", "eyJrIjoi"), entropy=3.5,
         tp=("GRAFANA_TOKEN=glsa_<<alnum:32>>_<<hex:8>>", "GRAFANA_CLOUD=glc_<<b64:60>>"),
         fp=("glsa_<<alnum:8>>",),
     ),
     prefixed(
-        "dynatrace-token", "Dynatrace API token", r"dt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}", ("dt0c01.",),
+        "dynatrace-token", "Dynatrace API token", r"dt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}", ("dt0c01.",), entropy=3.5,
         tp=("DT_API_TOKEN=dt0c01.<<upnum:24>>.<<upnum:64>>",), fp=("dt0c01.<<upnum:8>>",),
     ),
     prefixed(
@@ -169,9 +169,9 @@ RULES: list[Rule] = [
         "octopus-deploy-key", "Octopus Deploy API key", r"API-[A-Z0-9]{26}", ("API-",), entropy=3.5,
         tp=("OCTOPUS_API_KEY=API-<<upnum:26>>",), fp=("API-<<upnum:8>>",),
     ),
-    keyed(
-        "maxmind-license-key", "MaxMind license key", r"maxmind|geoip", r"[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk",
-        ("maxmind", "geoip"), tp=("MAXMIND_LICENSE_KEY=<<alnum:6>>_<<alnum:29>>_mmk",), fp=("GEOIP_DB=GeoLite2",),
+    prefixed(
+        "maxmind-license-key", "MaxMind license key", r"[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk", ("_mmk",), entropy=3.5,
+        anchored=False, tp=("MAXMIND_LICENSE_KEY=<<alnum:6>>_<<alnum:29>>_mmk",), fp=("GEOIP_DB=GeoLite2", "xxxxxx_xxxxxxxxxxxxxxxxxxxxxxxxxxxxx_mmk"),
     ),
     keyed(
         "twitter-bearer-token", "Twitter / X bearer token", r"twitter|x[_\-]api|x[_\-]bearer",
