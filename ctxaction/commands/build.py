@@ -100,7 +100,8 @@ def read_task(args: argparse.Namespace) -> Task:
 def _options(args: argparse.Namespace) -> Any:
     from ctxaction.extras import missing
 
-    needed = [] if args.allow_estimate else ["tiktoken"]
+    # The task's Markdown is always read by the parser (sanitize); tokens and templates as asked.
+    needed = ["markdown_it", "nh3"] + ([] if args.allow_estimate else ["tiktoken"])
     needed += [] if args.format == "json" else ["jinja2"]
     needed += ["github"] if args.issue is not None or args.pr is not None else []
     problem = missing(needed)
