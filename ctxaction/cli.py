@@ -45,16 +45,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except CtxError as exc:
+        # Every error a user can cause is one line; anything else is a bug and keeps its traceback.
+        from ctxaction.printable import printable
         from ctxaction.secure import redact_text
 
-        # Every error a user can cause is one line; anything else is a bug and keeps its traceback.
-        print(f"ctxaction {args.command}: {redact_text(exc.one_line())}", file=sys.stderr)
+        print(f"ctxaction {args.command}: {printable(redact_text(exc.one_line()))}", file=sys.stderr)
         return exc.exit_code
     except OSError as exc:  # the environment (permissions, a full disk): one line too
         from ctxaction.secure import redact_text
 
         where = f": {exc.filename}" if exc.filename else ""
-        print(f"ctxaction {args.command}: {redact_text(str(exc.strerror or exc) + where)}", file=sys.stderr)
+        from ctxaction.printable import printable
+
+        message = printable(redact_text(str(exc.strerror or exc) + where))
+        print(f"ctxaction {args.command}: {message}", file=sys.stderr)
         return 1
 
 

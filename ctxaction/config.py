@@ -16,6 +16,7 @@ from typing import Any
 
 import yaml
 
+from ctxaction import yamlsafe
 from ctxaction.errors import ConfigError as ConfigError
 from ctxaction.errors import KeyPath as KeyPath
 from ctxaction.rank.scoring import DEFAULT_WEIGHTS
@@ -24,6 +25,23 @@ DEFAULT_FILE = "context-packages.yaml"
 LOOKUP = (".github/context-packages.yaml", "context-packages.yaml")
 SECTIONS = ("files", "rules", "history", "reserve")
 BUILTIN = "<built-in defaults>"
+
+class ProfileError(ConfigError):
+    """A profile that no configuration defines was asked for (``--task``, the action's ``task``
+    input, an MCP argument): the fault is the request, not the file, so the message names the
+    profile asked for and where the known ones come from."""
+
+    exit_code = 2
+
+    def __init__(self, name: str, known: Sequence[str], source: str) -> None:
+        message = f"no profile {name!r}; known: {', '.join(known)} (from {source}) and auto"
+        Exception.__init__(self, message)
+        self.source, self.line, self.key, self.message = source, None, "", message
+        self.name, self.known = name, tuple(known)
+
+    def __reduce__(self) -> Any:
+        return (ProfileError, (self.name, self.known, self.source))
+
 
 # ---- schema ---------------------------------------------------------------------------------
 
@@ -44,10 +62,11 @@ class Nullable:
 
 
 _RULE_SOURCE = {"pattern": str, "priority": int, "max_lines": Nullable(int)}
+_REQUIRED_FILE = {"pattern": str, "max_lines": Nullable(int)}
 _PROFILE = {
     "extends": str,
     "labels": [str],
-    "required_files": [{"pattern": str, "max_lines": Nullable(int)}],
+    "required_files": [_REQUIRED_FILE],
     "scoring": MapOf(float, frozenset(DEFAULT_WEIGHTS)),
     "budget": {"total_tokens": int, "shares": MapOf(float, frozenset(SECTIONS))},
     "max_files": int,
@@ -121,7 +140,7 @@ def _plain(
 def parse_yaml(text: str, source: str) -> tuple[dict[str, Any], dict[KeyPath, int]]:
     """Parse a config document; returns the plain mapping and the line of every key path."""
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        root = yamlsafe.compose(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
@@ -131,7 +150,13 @@ def parse_yaml(text: str, source: str) -> tuple[dict[str, Any], dict[KeyPath, in
     if root is None:
         return {}, lines
     # The loader only turns composed scalar nodes into Python values (ints, bools, nulls…).
-    value = _plain(root, (), lines, source, yaml.SafeLoader(""))
+    try:
+        value = _plain(root, (), lines, source, yaml.SafeLoader(""))
+    except (yaml.YAMLError, ValueError, OverflowError) as exc:  # `=`, a date like 2001-13-45
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise ConfigError(source, "", line, f"not valid YAML: {problem}") from exc
     if not isinstance(value, dict):
         raise ConfigError(source, "", lines[()], "the file must hold a mapping of keys")
     return value, lines
@@ -273,12 +298,7 @@ class Config:
         """The named profile, or for ``auto`` the first whose labels match, else the default."""
         if name_or_auto != "auto":
             if name_or_auto not in self.profiles:
-                raise ConfigError(
-                    self.source,
-                    "profiles",
-                    None,
-                    f"no profile {name_or_auto!r}; known: {', '.join(self.profiles)}, auto",
-                )
+                raise ProfileError(name_or_auto, list(self.profiles), self.source)
             return self.profiles[name_or_auto]
         wanted = {label.strip().lower() for label in labels}
         for profile in self.profiles.values():
@@ -382,6 +402,7 @@ def _build(data: Mapping[str, Any], origins: Mapping[KeyPath, Origin], fallback:
         )
     if data["version"] != 1:
         raise fail(("version",), "only version 1 is supported")
+    _check_patterns(data, fail)
     from ctxaction.agents import AGENT_NAMES  # agents builds on this module's types
 
     if data["agent"] not in AGENT_NAMES:
@@ -399,6 +420,54 @@ def _build(data: Mapping[str, Any], origins: Mapping[KeyPath, Origin], fallback:
         data=_with_scoring(data, profiles),
         agent=data["agent"],
     )
+
+
+def pattern_issue(pattern: str) -> str | None:
+    """What is wrong with a repository path pattern from the config, or None."""
+    from ctxaction.secure.globs import pattern_problem
+
+    if not pattern.strip():
+        return "empty pattern"
+    if ".." in pattern.lstrip("!").split("/"):
+        return f"{pattern!r} climbs out with '..': patterns name files inside the repository"
+    problem = pattern_problem(pattern)
+    return f"bad pattern {pattern!r}: {problem}" if problem else None
+
+
+def _check_patterns(data: Mapping[str, Any], fail: Any) -> None:
+    """Path patterns compile and stay inside the repository; line caps and layers are sane."""
+    checks: list[tuple[KeyPath, str]] = [
+        (("sensitive_paths", i), p) for i, p in enumerate(data["sensitive_paths"])
+    ]
+    checks += [(("rules", "skills", i), p) for i, p in enumerate(data["rules"]["skills"])]
+    for i, source in enumerate(data["rules"]["sources"]):
+        _check_complete(source, _RULE_SOURCE, ("rules", "sources", i), fail)
+        checks.append((("rules", "sources", i, "pattern"), source["pattern"]))
+        _check_max_lines(source, ("rules", "sources", i), fail)
+        if source["priority"] < 1:
+            raise fail(("rules", "sources", i, "priority"), "layers start at 1 (1 and 2 are always packed)")
+    for name, body in data["profiles"].items():
+        for i, required in enumerate(body.get("required_files", [])):
+            at: KeyPath = ("profiles", name, "required_files", i)
+            _check_complete(required, _REQUIRED_FILE, at, fail)
+            checks.append((("profiles", name, "required_files", i, "pattern"), required["pattern"]))
+            _check_max_lines(required, ("profiles", name, "required_files", i), fail)
+    for key, pattern in checks:
+        problem = pattern_issue(pattern)
+        if problem:
+            raise fail(key, problem)
+
+
+def _check_complete(item: Mapping[str, Any], spec: Mapping[str, Any], path: KeyPath, fail: Any) -> None:
+    missing = [key for key in spec if key not in item]
+    if missing:
+        raise fail(path, f"missing {', '.join(missing)}")
+
+
+def _check_max_lines(item: Mapping[str, Any], path: KeyPath, fail: Any) -> None:
+    if item.get("max_lines") is not None and item["max_lines"] < 1:
+        got = item["max_lines"]
+        raise fail((*path, "max_lines"), f"must be at least 1 (or null for the whole file), got {got}")
 
 
 def _with_scoring(data: Mapping[str, Any], profiles: Mapping[str, Profile]) -> dict[str, Any]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ctxaction.pipeline import BuildResult
+from ctxaction.printable import printable
 from ctxaction.rank.scoring import parts
 from ctxaction.secure import redact_text
 
@@ -37,7 +38,8 @@ def table(result: BuildResult, limit: int = 40) -> str:
     for warning in package.warnings:
         lines.append(f"warning: {warning}")
     # Names and reasons were redacted before clipping; the whole table once more for the rest.
-    return redact_text("\n".join(lines)) + "\n"
+    # Titles, paths and reasons come from the task and the repository: one printed line each.
+    return redact_text("\n".join(printable(line) for line in lines)) + "\n"
 
 
 def _clip(text: str) -> str:

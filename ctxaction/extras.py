@@ -14,6 +14,8 @@ from collections.abc import Iterable
 _PROVIDERS = {
     "tiktoken": ("tiktoken", "build"),
     "jinja2": ("Jinja2", "build"),
+    "markdown_it": ("markdown-it-py", "build"),
+    "nh3": ("nh3", "build"),
     "github": ("PyGithub", "action"),
 }
 

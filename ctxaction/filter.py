@@ -13,14 +13,10 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pathspec
-
 from ctxaction.model import Candidate, Excluded
-from ctxaction.repo.files import RepoView, split_lines
+from ctxaction.repo.files import MAX_FILE_BYTES, RepoView, split_lines
 from ctxaction.secure import Detector, PathRules, bulk_personal_data, default_detector, redact_with
-
-# Bigger files are never packed (not even excerpted): they are data, dumps or bundles.
-MAX_FILE_BYTES = 1_000_000
+from ctxaction.secure.globs import gitignore_spec
 
 
 @dataclass(frozen=True)
@@ -87,7 +83,7 @@ class PathFilter:
 
     def __init__(self, repo: RepoView, rules: PathRules, exclude: Sequence[str] = ()) -> None:
         self.repo, self.rules = repo, rules
-        self._exclude = pathspec.GitIgnoreSpec.from_lines(exclude) if exclude else None
+        self._exclude = gitignore_spec(exclude) if exclude else None
 
     def reason(self, path: str) -> str | None:
         """Why ``path`` must stay out, or None."""

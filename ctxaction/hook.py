@@ -11,6 +11,11 @@ pushed commits instead, so a key committed and removed again before the push is 
 ``ctxaction hook install [--pre-push]`` writes :func:`shim` into the folder
 ``git rev-parse --git-path hooks`` names (so ``core.hooksPath`` and worktrees are honoured); an
 existing hook is moved aside to ``<hook>.ctxaction-legacy`` and run first.
+
+Git runs hooks at the top of the work tree, so the repository being committed to must never be
+on ``sys.path``: the shim starts Python isolated (``-I``: no current folder, no ``PYTHON*``
+variables, no user site), or the ``ctxaction-secrets`` console script, whose ``sys.path`` starts
+at its own folder. A ``ctxaction/hook.py`` committed to the repository is never imported.
 """
 
 from __future__ import annotations
@@ -42,9 +47,9 @@ def shim(hook: str) -> str:
     skip = "git push --no-verify" if push else "git commit --no-verify"
     feed = """printf '%s\\n' "$input" | """ if push else ""
     run_ours = (
-        f'    {feed}"$PYTHON" -m ctxaction.hook --pre-push; exit $?\n'
+        f'    {feed}"$PYTHON" -I -m ctxaction.hook --pre-push; exit $?\n'
         if push
-        else '    exec "$PYTHON" -m ctxaction.hook\n'
+        else '    exec "$PYTHON" -I -m ctxaction.hook\n'
     )
     run_script = (
         f"    {feed}ctxaction-secrets --pre-push; exit $?\n" if push else "    exec ctxaction-secrets\n"
@@ -74,7 +79,6 @@ def shim(hook: str) -> str:
 
 SHIM = shim(HOOK_NAME)
 PUSH_SHIM = shim(PUSH_HOOK_NAME)
-
 
 
 class _Args:
@@ -178,9 +182,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return execute(opts)
     except (ScanUsageError, CtxError) as exc:
+        from ctxaction.printable import printable
         from ctxaction.secure import redact_text  # messages name files, which may hold a secret
 
-        print(f"ctxaction-secrets: {redact_text(str(exc))}", file=sys.stderr)
+        print(f"ctxaction-secrets: {printable(redact_text(str(exc)))}", file=sys.stderr)
         return 2
 
 
@@ -257,8 +262,11 @@ def install(cwd: Path, python: str = sys.executable, *, pre_push: bool = False) 
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / name
     legacy = folder / (name + LEGACY_SUFFIX)
+    # An interpreter that finds ctxaction only through the user site or PYTHONPATH cannot run it
+    # isolated: the shim then uses the console script on PATH instead.
+    pinned = python if _imports_isolated(python) else ""
     shim_text = shim(name).replace(
-        'PYTHON="${CTXACTION_PYTHON:-}"', f'PYTHON="${{CTXACTION_PYTHON:-{python}}}"'
+        'PYTHON="${CTXACTION_PYTHON:-}"', f'PYTHON="${{CTXACTION_PYTHON:-{pinned}}}"'
     )
     if _ours(target):
         _write_executable(target, shim_text)
@@ -271,6 +279,17 @@ def install(cwd: Path, python: str = sys.executable, *, pre_push: bool = False) 
         moved = f"; the existing hook now runs first from {legacy.name}"
     _write_executable(target, shim_text)
     return f"ctxaction hook installed at {target}{moved}"
+
+
+def _imports_isolated(python: str) -> bool:
+    """Whether ``python -I`` (the shim's way of starting it) can import the hook."""
+    try:
+        proc = subprocess.run(
+            [python, "-I", "-c", "import ctxaction.hook"], capture_output=True, check=False, timeout=60
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return proc.returncode == 0
 
 
 def uninstall(cwd: Path, *, pre_push: bool = False) -> str:

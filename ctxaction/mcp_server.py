@@ -138,6 +138,10 @@ def excerpt(ws: Workspace, path: str, start: int = 1, end: int | None = None) ->
     from ctxaction.repo.files import open_repo, split_lines
     from ctxaction.secure import PathRules, redact
 
+    if start < 1:
+        raise ToolInputError(f"start must be 1 or more (lines are numbered from 1), got {start}")
+    if end is not None and end < start:
+        raise ToolInputError(f"end ({end}) is before start ({start}): ask for lines start..end, end >= start")
     rel = safe_relpath(ws.root, path)
     with open_repo(ws.root) as repo:
         entry = repo.file(rel)
@@ -163,8 +167,10 @@ def excerpt(ws: Workspace, path: str, start: int = 1, end: int | None = None) ->
     total = len(lines)
     if total == 0:
         return f"{rel}: empty file"
-    first = min(max(start, 1), total)
-    last = min(total, end if end is not None and end >= first else first + MAX_EXCERPT_LINES - 1)
+    if start > total:
+        raise ToolInputError(f"{rel} has {total} lines; start ({start}) is past its end")
+    first = start
+    last = min(total, end if end is not None else first + MAX_EXCERPT_LINES - 1)
     last = min(last, first + MAX_EXCERPT_LINES - 1)
     body = "\n".join(lines[first - 1 : last])
     findings = [f for f in found if f.line <= last and f.last_line >= first]

@@ -8,12 +8,11 @@ function from plain values to plain values; git, files and the tokenizer sit at 
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import pathspec
 
 from ctxaction import agents, mentions, rank
 from ctxaction.config import Config, Profile, load_config
@@ -24,10 +23,13 @@ from ctxaction.pack.budget import BudgetError, FileSource
 from ctxaction.pack.fit import TASK_LABEL, Fitter, render_fitted
 from ctxaction.pack.history import fit_text, pack_history
 from ctxaction.pack.rules import pack_rules, skills_index
+from ctxaction.rank.resolve import resolve_path
 from ctxaction.render import render as render_text
 from ctxaction.repo.files import RepoError, RepoView, open_repo
+from ctxaction.repo.imports import ModuleIndex
 from ctxaction.sanitize import clean_task
 from ctxaction.secure import PathRules
+from ctxaction.secure.globs import gitignore_spec
 from ctxaction.tokens import get_counter
 
 __all__ = ["BudgetError", "BuildError", "BuildOptions", "BuildResult", "build", "build_package", "render"]
@@ -39,6 +41,8 @@ SPARE_FACTOR = 2
 LISTED_EXCLUDED = 20
 LISTED_SKILLS = 20
 OVERVIEW_FILES = ("README.md", "README.rst", "README.txt", "README")
+# Anything shaped like a file name (any extension: images, archives, data), for files set aside.
+_PATH_TOKEN = re.compile(r"(?<![\w./\-])[\w.\-]*(?:/[\w.\-]+)*\.\w+")
 
 Ranker = Callable[[RepoView, Task, Profile], list[Candidate]]
 
@@ -130,6 +134,14 @@ def _build(opts: BuildOptions, repo: RepoView, config: Config, ranker: Ranker) -
     task = dataclasses.replace(task, body=fit_text(task.body, int(total * TASK_SHARE), counter))
     paths = PathFilter(repo, PathRules.from_repo(repo.root, config.sensitive_paths), opts.exclude)
     filtered = filter_candidates(candidates, repo, paths, profile.max_files * SPARE_FACTOR)
+    named = _named_but_skipped(repo, task)
+    warnings += [
+        f"{r.candidate.path} is not UTF-8 text (Latin-1 or another legacy encoding?): "
+        "its undecodable bytes are shown as U+FFFD"
+        for r in filtered.kept[: profile.max_files]
+        if r.candidate.path in repo.not_utf8
+    ]
+    filtered.excluded = [*named, *(e for e in filtered.excluded if e not in named)]
     selected = [r.candidate.path for r in filtered.kept[: profile.max_files]]
     rules_repo = open_repo(repo.root, ref=opts.rules_ref) if opts.rules_ref else repo
     try:
@@ -207,14 +219,14 @@ def _candidates(
     tracked = repo.paths()
     forced: list[Candidate] = []
     for pattern in include:
-        spec = pathspec.GitIgnoreSpec.from_lines([pattern])
+        spec = gitignore_spec([pattern])
         forced += [
             Candidate(p, reasons=["included by --include"], score=top + 1.0)
             for p in tracked
             if spec.match_file(p)
         ]
     for required in profile.required_files:
-        spec = pathspec.GitIgnoreSpec.from_lines([required.pattern])
+        spec = gitignore_spec([required.pattern])
         forced += [
             Candidate(
                 p,
@@ -240,6 +252,22 @@ def _candidates(
     for candidate in forced:
         unique.setdefault(candidate.path, candidate)
     return [*unique.values(), *(c for c in ranked if c.path not in unique)]
+
+
+def _named_but_skipped(repo: RepoView, task: Task) -> list[Excluded]:
+    """Files the task names (paths, traceback frames) that the inventory set aside before ranking
+    (binary, LFS pointer, too large, symlink leaving the repository …), listed with the reason so
+    the reader learns they were seen and why they are not in the package."""
+    skipped = {f.path: f.skip_reason for f in repo.tracked() if f.skip_reason}
+    if not skipped:
+        return []
+    index = ModuleIndex.build(skipped)
+    named: dict[str, Excluded] = {}
+    text = f"{task.title}\n{task.body}".replace("\\", "/")
+    for raw in dict.fromkeys(m.group(0).strip("./") for m in _PATH_TOKEN.finditer(text)):
+        for hit in resolve_path(raw, index):
+            named.setdefault(hit.path, Excluded(hit.path, skipped[hit.path] or "skipped"))
+    return list(named.values())
 
 
 def _source(readable: Readable) -> FileSource:

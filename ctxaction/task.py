@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ctxaction.errors import TaskError as TaskError
-from ctxaction.jsonfile import read_json_object
+from ctxaction.jsonfile import loads, read_json_object
 from ctxaction.model import Comment, Task
 
 __all__ = [
@@ -23,7 +23,6 @@ __all__ = [
     "read_stdin",
     "task_from_json",
 ]
-
 
 
 def parse_issue_text(text: str) -> Task:
@@ -66,7 +65,7 @@ def read_stdin(stream: TextIO | None = None) -> Task:
         raise TaskError("stdin is empty: pipe an issue (title line, blank line, body) or pass --issue-file")
     if stripped.startswith("{"):
         try:
-            obj = json.loads(stripped)
+            obj = loads(stripped)
         except json.JSONDecodeError:
             obj = None
         if isinstance(obj, Mapping):
@@ -85,6 +84,7 @@ def task_from_json(obj: Mapping[str, Any], source: str = "issue object") -> Task
             break
     if "title" not in item:
         raise TaskError(f"{source}: no 'title' key; expected a GitHub issue or pull request object")
+    _check_shape(obj, item, source)
     if kind == "issue" and (isinstance(item.get("pull_request"), Mapping) or "head" in item):
         kind = "pr"
     number = item.get("number")
@@ -104,6 +104,41 @@ def task_from_json(obj: Mapping[str, Any], source: str = "issue object") -> Task
         url=_str(item.get("html_url")),
         author=_login(item.get("user")),
     )
+
+
+def _kind(value: Any) -> str:
+    return {str: "a string", int: "a number", float: "a number", bool: "true/false", list: "a list"}.get(
+        type(value), "null" if value is None else "an object"
+    )
+
+
+def _check_shape(obj: Mapping[str, Any], item: Mapping[str, Any], source: str) -> None:
+    """Refuse values of the wrong type instead of dropping them silently (a `comments` string
+    would have been read as "no comments")."""
+
+    def fail(key: str, wanted: str, value: Any) -> TaskError:
+        return TaskError(f"{source}: '{key}' must be {wanted}, got {_kind(value)}")
+
+    if not isinstance(item.get("title"), str):
+        raise fail("title", "a string", item.get("title"))
+    if item.get("body") is not None and not isinstance(item.get("body"), str):
+        raise fail("body", "a string or null", item.get("body"))
+    number = item.get("number")
+    if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
+        raise fail("number", "a whole number or null", number)
+    for where in {id(obj): obj, id(item): item}.values():
+        comments = where.get("comments")
+        # GitHub's issue object holds the comment count here; a list of comment objects is ours.
+        if comments is not None and not isinstance(comments, list) and type(comments) is not int:
+            raise fail("comments", "a list of comment objects (or GitHub's comment count)", comments)
+        for i, comment in enumerate(comments if isinstance(comments, list) else []):
+            if not isinstance(comment, Mapping):
+                raise fail(f"comments[{i}]", "a comment object", comment)
+            if comment.get("body") is not None and not isinstance(comment.get("body"), str):
+                raise fail(f"comments[{i}].body", "a string or null", comment.get("body"))
+        for key in ("labels", "files"):
+            if where.get(key) is not None and not isinstance(where.get(key), list):
+                raise fail(key, "a list", where.get(key))
 
 
 def _str(value: Any) -> str:

@@ -258,3 +258,60 @@ def test_pre_commit_try_repo_blocks_and_passes(make_repo: Callable[..., GitRepo]
     target.git("add", "app.py")
     passed = try_repo()
     assert passed.returncode == 0, passed.stdout + passed.stderr
+
+
+# ---- the repository's own code is never run ------------------------------------------------
+
+_IMPOSTOR = """\
+import pathlib, sys
+pathlib.Path({marker!r}).write_text("ran", encoding="utf-8")
+sys.exit(0)
+"""
+
+
+def _plant_impostor(repo: GitRepo, marker: Path) -> None:
+    """A committed ``ctxaction`` package that would wave every commit through and leave a mark."""
+    code = _IMPOSTOR.format(marker=str(marker))
+    repo.write("ctxaction/__init__.py", code)
+    repo.write("ctxaction/hook.py", code)
+    repo.write("ctxaction/__main__.py", code)
+    repo.commit({"README.md": "impostor\n"})
+
+
+def test_installed_hook_never_imports_the_repositorys_ctxaction(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    repo = make_repo()
+    marker = tmp_path / "impostor-ran"
+    _plant_impostor(repo, marker)
+    install(repo.root)
+    repo.write("app.py", KEY)
+    repo.git("add", "app.py")
+    blocked = commit(repo)
+    assert blocked.returncode == 1, blocked.stdout + blocked.stderr
+    assert "app.py:1:12: generic-secret" in blocked.stderr
+    assert not marker.exists()
+
+
+def test_console_script_from_the_work_tree_never_imports_the_repositorys_ctxaction(
+    make_repo: Callable[..., GitRepo], tmp_path: Path
+) -> None:
+    # What pre-commit's `entry: ctxaction-secrets` runs, at the top of the work tree.
+    repo = make_repo()
+    marker = tmp_path / "impostor-ran"
+    _plant_impostor(repo, marker)
+    repo.write("app.py", KEY)
+    repo.git("add", "app.py")
+    script = Path(sys.executable).with_name("ctxaction-secrets")
+    proc = subprocess.run([str(script)], cwd=repo.root, capture_output=True, text=True, check=False)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert not marker.exists()
+
+
+def test_shim_refuses_an_interpreter_that_cannot_run_isolated(make_repo: Callable[..., GitRepo]) -> None:
+    # /bin/sh is no Python: `-I -c import` fails, so the shim falls back to the console script.
+    repo = make_repo()
+    install(repo.root, python="/bin/sh")
+    text = (repo.root / ".git" / "hooks" / "pre-commit").read_text(encoding="utf-8")
+    assert 'PYTHON="${CTXACTION_PYTHON:-}"' in text
+    assert '"$PYTHON" -I -m ctxaction.hook' in text

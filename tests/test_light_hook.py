@@ -20,9 +20,11 @@ from tests.gitrepo import GitRepo
 ROOT = Path(__file__).resolve().parent.parent
 KEY = expand('API_KEY = "<<alnum:32>>"\n', "light")
 # What the extras bring (and what they pull in): the hook must load none of it.
-HEAVY = ("tiktoken", "github", "jinja2", "bpe_openai", "git", "requests", "regex", "mcp")
+HEAVY = (
+    "tiktoken", "github", "jinja2", "bpe_openai", "git", "requests", "regex", "mcp", "markdown_it", "nh3"
+)
 # The base install's import names.
-BASE = ("yaml", "_yaml", "pathspec", "ahocorasick_rs", "markdown_it", "mdurl")
+BASE = ("yaml", "_yaml", "pathspec", "ahocorasick_rs")
 
 PROBE = """
 import sys
@@ -126,12 +128,19 @@ def test_base_environment_runs_the_hook_and_scan(base_only: Path, make_repo: Cal
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["build", "--sample"], "tiktoken, Jinja2 not installed: pip install 'ctxaction[build]'"),
-        (["build", "--sample", "--allow-estimate", "--format", "json"], ""),
+        (
+            ["build", "--sample"],
+            "markdown-it-py, nh3, tiktoken, Jinja2 not installed: pip install 'ctxaction[build]'",
+        ),
+        (
+            ["build", "--sample", "--allow-estimate", "--format", "json"],
+            "markdown-it-py, nh3 not installed: pip install 'ctxaction[build]'",
+        ),
         (["build", "--issue", "1", "--allow-estimate", "--format", "json"], "PyGithub not installed"),
         (
             ["action"],
-            "ctxaction action: PyGithub, tiktoken, Jinja2 not installed: pip install 'ctxaction[action]'",
+            "ctxaction action: PyGithub, tiktoken, Jinja2, markdown-it-py, nh3 not installed: "
+            "pip install 'ctxaction[action]'",
         ),
     ],
 )

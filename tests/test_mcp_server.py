@@ -139,6 +139,9 @@ def test_stdio_session_lists_three_read_only_tools_and_answers_each(repo: GitRep
         ({"path": "escape.txt"}, "leads out of the repository"),
         ({"path": ".env"}, "not a tracked file"),
         ({"path": ".git/config"}, "not a file of the repository"),
+        ({"path": "src/auth/login.py", "start": 12, "end": 3}, r"end \(3\) is before start \(12\)"),
+        ({"path": "src/auth/login.py", "start": 0}, "start must be 1 or more"),
+        ({"path": "src/auth/login.py", "start": 10**6}, r"start \(1000000\) is past its end"),
     ],
 )
 def test_excerpt_paths_are_confined(repo: GitRepo, arguments: dict[str, Any], message: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import string
 from collections.abc import Callable
@@ -209,7 +210,14 @@ def test_binary_non_utf8_and_huge_files(make_repo: Callable[..., GitRepo]) -> No
     assert "app/logo.png" not in paths and "app/huge.py" not in paths
     legacy = next(f for f in data["files"] if f["path"] == "app/legacy.py")
     assert "caf\ufffd" in legacy["text"]
-    assert result.decisions.get("app/huge.py", "").startswith("excluded: too large")
+    assert any(w.startswith("app/legacy.py is not UTF-8 text") for w in data["warnings"])
+    # Too large to be ranked or parsed at all; named in the task, it is listed with the reason.
+    assert "app/huge.py" not in result.decisions
+    named = dataclasses.replace(ISSUE, body=ISSUE.body + "\nSee app/huge.py and app/logo.png.")
+    result = build(BuildOptions(repo=repo.root, task=named, budget=2000, fmt="json"))
+    excluded = {e["path"]: e["reason"] for e in json.loads(result.rendered)["excluded"]}
+    assert excluded["app/huge.py"].startswith("too large") and excluded["app/logo.png"] == "binary"
+    assert result.decisions["app/huge.py"].startswith("excluded: too large")
 
 
 def test_exclude_option_and_explain_decisions(app_repo: GitRepo) -> None:

@@ -26,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
     """Run the action with this process's environment."""
     from ctxaction.extras import missing
 
-    problem = missing(("github", "tiktoken", "jinja2"))
+    problem = missing(("github", "tiktoken", "jinja2", "markdown_it", "nh3"))
     if problem:
         print(f"ctxaction action: {problem}", file=sys.stderr)
         return 2

@@ -100,14 +100,21 @@ def read_task(args: argparse.Namespace) -> Task:
 def _options(args: argparse.Namespace) -> Any:
     from ctxaction.extras import missing
 
-    needed = [] if args.allow_estimate else ["tiktoken"]
+    # The task's Markdown is always read by the parser (sanitize); tokens and templates as asked.
+    needed = ["markdown_it", "nh3"] + ([] if args.allow_estimate else ["tiktoken"])
     needed += [] if args.format == "json" else ["jinja2"]
     needed += ["github"] if args.issue is not None or args.pr is not None else []
     problem = missing(needed)
     if problem:
         raise UsageError(problem)
     from ctxaction.pipeline import BuildOptions
+    from ctxaction.secure.globs import pattern_problem
 
+    for flag, patterns in (("--include", args.include), ("--exclude", args.exclude)):
+        for pattern in patterns:
+            problem = pattern_problem(pattern)
+            if problem:
+                raise UsageError(f"{flag} {pattern!r}: {problem}")
     if args.budget is not None and args.budget <= 0:
         raise UsageError(f"--budget must be a positive number of tokens, got {args.budget}")
     if args.history_depth is not None and args.history_depth < 0:

@@ -33,7 +33,9 @@ def run(args: argparse.Namespace) -> int:
             return 0
         return _init(args.repo, args.path)
     except ConfigError as exc:
-        print(f"ctxaction config: {exc}", file=sys.stderr)
+        from ctxaction.printable import printable
+
+        print(f"ctxaction config: {printable(str(exc))}", file=sys.stderr)
         return 1
 
 

@@ -141,7 +141,7 @@ def read_inputs(env: Mapping[str, str]) -> Inputs:
         bot_login=bot_login,
         artifact_dir=artifact_dir,
         agent=_agent(get("agent")),
-        fail_on_error=fail_on_error(env),
+        fail_on_error=_bool("fail-on-error", get("fail-on-error", "true")),
         markdown_limit=_int("markdown-limit", get("markdown-limit", "30000"), *MARKDOWN_RANGE),
         number=_number(get("number")),
         scan=_bool("scan", get("scan", "false")),
@@ -166,5 +166,6 @@ def _agent(value: str) -> str:
 
 def fail_on_error(env: Mapping[str, str]) -> bool:
     """The ``fail-on-error`` input, read first and leniently: even with other inputs broken, a
-    run that asked to fail open must not fail (an unreadable value counts as ``true``)."""
+    run that asked to fail open must not fail (an unreadable value counts as ``true``, and
+    :func:`read_inputs` then rejects it with an error naming the input)."""
     return raw_input(env, "fail-on-error").lower() not in FALSE - {""}

@@ -18,9 +18,11 @@ from typing import Any
 import pathspec
 import yaml
 
+from ctxaction import yamlsafe
 from ctxaction.config import RuleSource
 from ctxaction.model import RuleFile, Skill
 from ctxaction.repo.files import RepoView, split_lines
+from ctxaction.secure.globs import gitignore_spec, valid_only
 from ctxaction.tokens import Counter
 
 ALWAYS = 2  # layers up to this one are always packed
@@ -44,7 +46,7 @@ def frontmatter(text: str) -> tuple[dict[str, Any], str]:
     if not match:
         return {}, text
     try:
-        data = yaml.safe_load(match.group(1))
+        data = yamlsafe.load(match.group(1))
     except yaml.YAMLError:
         return {}, text[match.end():]
     return (data if isinstance(data, dict) else {}), text[match.end():]
@@ -63,15 +65,16 @@ def scope_of(meta: dict[str, Any]) -> tuple[str, ...]:
 
 
 def matches_any(globs: Sequence[str], paths: Sequence[str]) -> bool:
-    """Whether any of ``paths`` matches any glob (gitignore-style wildcards)."""
-    spec = pathspec.GitIgnoreSpec.from_lines(globs)
+    """Whether any of ``paths`` matches any glob (gitignore-style wildcards); globs that do not
+    compile (a rule file's scope is written by others) match nothing."""
+    spec = gitignore_spec(valid_only(globs))
     return any(spec.match_file(path) for path in paths)
 
 
 def _anchored(pattern: str) -> pathspec.GitIgnoreSpec:
     # Config patterns name files from the repository root: "CLAUDE.md" is the root one only
     # (nested ones are found along the selected files' paths).
-    return pathspec.GitIgnoreSpec.from_lines([pattern if pattern.startswith("/") else f"/{pattern}"])
+    return gitignore_spec([pattern if pattern.startswith("/") else f"/{pattern}"])
 
 
 def nested_rule_paths(tracked: set[str], selected: Sequence[str]) -> list[str]:
@@ -105,7 +108,7 @@ def pack_rules(
     ``clean`` (text, path) → text is applied to every body (secret redaction).
     """
     files = {f.path: f for f in repo.tracked() if f.skip_reason is None}
-    native_spec = pathspec.GitIgnoreSpec.from_lines(native) if native else None
+    native_spec = gitignore_spec(native) if native else None
     entries: list[RuleFile | _Text] = []  # in packing order; natives are final already
     texts: list[_Text] = []
     loaded: set[tuple[str, ...]] = set()  # texts the agent loads itself through a native file

@@ -6,7 +6,9 @@ Pure: plain values in, plain values out. ``bench/features.py`` dumps these featu
 
 from __future__ import annotations
 
+import itertools
 import math
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -61,24 +63,129 @@ class Scored:
     features: dict[str, float]
 
 
-def owned_lines(defs: list[Definition]) -> dict[int, set[int]]:
-    """Per definition (by index), its lines that no nested non-variable definition holds: a class
-    owns its head, not its methods. Linear in the number of lines and definitions: definitions are
-    visited by start, each nested one removed from its innermost enclosing one."""
-    owned: dict[int, set[int]] = {}
+def owned_runs(defs: list[Definition]) -> dict[int, list[tuple[int, int]]]:
+    """Per definition (by index), the runs of lines that no nested non-variable definition holds:
+    a class owns its head, not its methods. Definitions are visited by start; each nested one is
+    taken from its innermost enclosing one, whose owned lines are the gaps its children leave
+    (runs, not sets: a 100,000-line class costs as much as a short one)."""
+    children: dict[int, list[tuple[int, int]]] = {}
     stack: list[int] = []
-    order = sorted(range(len(defs)), key=lambda i: (defs[i].start, -defs[i].end))
-    for i in order:
+    visited: list[int] = []
+    for i in sorted(range(len(defs)), key=lambda i: (defs[i].start, -defs[i].end)):
         d = defs[i]
         if d.kind == "variable":
             continue
         while stack and defs[stack[-1]].end < d.start:
             stack.pop()
-        owned[i] = set(range(d.start, d.end + 1))
-        if stack and d.end <= defs[stack[-1]].end:
-            owned[stack[-1]] -= owned[i]
+        if stack and d.end <= defs[stack[-1]].end and d.start <= d.end:
+            children.setdefault(stack[-1], []).append((d.start, d.end))
         stack.append(i)
-    return owned
+        visited.append(i)
+    return {i: _gaps(defs[i].start, defs[i].end, children.get(i, [])) for i in visited}
+
+
+def owned_lines(defs: list[Definition]) -> dict[int, set[int]]:
+    """:func:`owned_runs` as sets of line numbers."""
+    return {i: {n for a, b in runs for n in range(a, b + 1)} for i, runs in owned_runs(defs).items()}
+
+
+def _gaps(start: int, end: int, covered: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The runs of ``start..end`` outside ``covered`` (sorted by start)."""
+    out: list[tuple[int, int]] = []
+    cursor = start
+    for a, b in covered:
+        if a > cursor:
+            out.append((cursor, min(a - 1, end)))
+        cursor = max(cursor, b + 1)
+        if cursor > end:
+            break
+    if cursor <= end:
+        out.append((cursor, end))
+    return out
+
+
+@dataclass
+class LineEvidence:
+    """The hint lines one definition owns, in the hints' own order: what :func:`features` reads."""
+
+    frames: list[int] = field(default_factory=list)
+    messages: list[int] = field(default_factory=list)
+    options: list[int] = field(default_factory=list)
+    uses: dict[str, float] = field(default_factory=dict)  # name -> strength (the last line's)
+    words: set[str] = field(default_factory=set)
+    size: int = 0  # owned lines
+    name_hits: list[float] = field(default_factory=list)  # name_lines inside its span, for its name
+
+    @classmethod
+    def of_lines(cls, d: Definition, owned: set[int], hints: Hints) -> LineEvidence:
+        """The evidence of one definition from its owned lines (every hint line tested)."""
+        ev = cls(size=len(owned))
+        ev.frames = [n for n in hints.frame_lines if n in owned]
+        ev.messages = [n for n in hints.message_lines if n in owned]
+        ev.options = [n for n in hints.option_lines if n in owned]
+        ev.uses = {hints.use_lines[n][1]: hints.use_lines[n][0] for n in hints.use_lines if n in owned}
+        for n, kws in hints.keyword_lines.items():
+            if n in owned:
+                ev.words |= kws
+        lines = hints.name_lines.items()
+        ev.name_hits = [v for n, (v, name) in lines if name == d.name and d.start <= n <= d.end]
+        return ev
+
+
+def gather(defs: list[Definition], hints: Hints) -> dict[int, LineEvidence]:
+    """:meth:`LineEvidence.of_lines` for every non-variable definition at once: each hint line is
+    handed to the definitions owning it, so the cost grows with definitions plus hint lines, not
+    their product (a generated file holds tens of thousands of definitions)."""
+    runs = owned_runs(defs)
+    owners = _LineOwners(runs)
+    ev = {i: LineEvidence(size=sum(b - a + 1 for a, b in own)) for i, own in runs.items()}
+    for n in hints.frame_lines:
+        for i in owners.of(n):
+            ev[i].frames.append(n)
+    for n in hints.message_lines:
+        for i in owners.of(n):
+            ev[i].messages.append(n)
+    for n in hints.option_lines:
+        for i in owners.of(n):
+            ev[i].options.append(n)
+    for n, (strength, name) in hints.use_lines.items():
+        for i in owners.of(n):
+            ev[i].uses[name] = strength
+    for n, kws in hints.keyword_lines.items():
+        for i in owners.of(n):
+            ev[i].words |= kws
+    named: dict[str, list[tuple[int, float]]] = {}
+    for n, (v, name) in sorted(hints.name_lines.items()):
+        named.setdefault(name, []).append((n, v))
+    for i in ev:
+        d = defs[i]
+        hits = named.get(d.name, [])
+        lo, hi = bisect_left(hits, (d.start, -math.inf)), bisect_right(hits, (d.end, math.inf))
+        ev[i].name_hits = [v for _, v in hits[lo:hi]]
+    return ev
+
+
+class _LineOwners:
+    """Line -> the definitions owning it, from their owned runs (sorted; found by bisection)."""
+
+    def __init__(self, runs: Mapping[int, list[tuple[int, int]]]) -> None:
+        self._runs = sorted((a, b, i) for i, own in runs.items() for a, b in own)
+        self._starts = [a for a, _, _ in self._runs]
+        self._reach = list(itertools.accumulate((b for _, b, _ in self._runs), max))
+        self._cache: dict[int, list[int]] = {}
+
+    def of(self, line: int) -> list[int]:
+        if line not in self._cache:
+            out: list[int] = []
+            k = bisect_right(self._starts, line) - 1
+            # Sorted by start: walk back while some earlier run still reaches the line.
+            while k >= 0 and self._reach[k] >= line:
+                a, b, i = self._runs[k]
+                if a <= line <= b:
+                    out.append(i)
+                k -= 1
+            self._cache[line] = out
+        return self._cache[line]
 
 
 def _subwords_of(name: str) -> list[str]:
@@ -104,9 +211,14 @@ def handled_name(defined: str, named: Mapping[str, float]) -> float:
 
 
 def features(
-    d: Definition, owned: set[int], hints: Hints, query: Query, subwords: Mapping[str, float]
+    d: Definition,
+    owned: set[int] | LineEvidence,
+    hints: Hints,
+    query: Query,
+    subwords: Mapping[str, float],
 ) -> tuple[dict[str, float], list[str]]:
-    """The definition's evidence features (each ≥ 0) and the reasons they give, strongest first."""
+    """The definition's evidence features (each ≥ 0) and the reasons they give, strongest first.
+    ``owned``: its owned lines, or their evidence already gathered (:func:`gather`)."""
     f: dict[str, float] = {}
     whys: list[str] = []
     if d.kind == "variable":
@@ -116,15 +228,16 @@ def features(
             f["defined"] = strength * (1.0 if is_code_like(d.name) else 0.4)
             whys.append(f"defines {d.qualname}")
         return f, whys
-    frames = [n for n in hints.frame_lines if n in owned]
+    ev = owned if isinstance(owned, LineEvidence) else LineEvidence.of_lines(d, owned, hints)
+    frames = ev.frames
     if frames:
         f["frames"] = float(min(2, len(frames)))
         whys.append(f"traceback line {frames[0]}")
-    msgs = [n for n in hints.message_lines if n in owned]
+    msgs = ev.messages
     if msgs:
         f["message"] = 1.0
         whys.append(hints.message_lines[msgs[0]])
-    opts = [n for n in hints.option_lines if n in owned]
+    opts = ev.options
     if opts:
         f["option"] = 1.0
         whys.append(hints.option_lines[opts[0]])
@@ -135,21 +248,18 @@ def features(
         # A class is named for its methods as much as for itself: weigh its head lightly.
         f["defined"] = strength * factor * (0.6 if d.kind == "class" else 1.0)
         whys.insert(0, f"defines {d.qualname}")
-    used = {hints.use_lines[n][1]: hints.use_lines[n][0] for n in hints.use_lines if n in owned}
+    used = dict(ev.uses)
     used.pop(d.name, None)
     if used:
         f["uses"] = sum(used.values())
         whys.append("uses " + ", ".join(sorted(used)[:2]))
-    name_hits = [v for n, (v, name) in hints.name_lines.items() if name == d.name and d.start <= n <= d.end]
+    name_hits = ev.name_hits
     if name_hits:
         f["name"] = max(name_hits)
         whys.append("name matches the issue")
-    words: set[str] = set()
-    for n, kws in hints.keyword_lines.items():
-        if n in owned:
-            words |= kws
+    words = ev.words
     if words and d.kind != "class":
-        size = max(1, len(owned))
+        size = max(1, ev.size)
         rarity = sum(query.idf.get(w, 0.0) for w in words) / query.kw_norm
         f["keywords"] = rarity / (1.0 + math.log1p(size / 40))
         if not whys:
@@ -177,11 +287,11 @@ def score_definitions(
     """Definitions with any evidence, best first (ties by position); ``weights`` default to the
     shipped ones."""
     weights = definition_weights() if weights is None else weights
-    owned = owned_lines(defs)
+    evidence = gather(defs, hints)
     subwords = query.subword_weights()
     out: list[Scored] = []
     for i, d in enumerate(defs):
-        f, whys = features(d, owned.get(i, set()), hints, query, subwords)
+        f, whys = features(d, evidence.get(i) or LineEvidence(), hints, query, subwords)
         p = points(f, weights, d.in_test and d.kind != "variable")
         if p > 0:
             out.append(Scored(p, d, f"{d.qualname}: {'; '.join(whys)}" if whys else d.qualname, f))

@@ -14,11 +14,18 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from ctxaction.readfile import read_regular, special_kind
 from ctxaction.repo import git
 from ctxaction.repo.git import RepoError
 from ctxaction.repo.kinds import path_skip_reason
 
-__all__ = ["RepoError", "RepoView", "TrackedFile", "open_repo"]
+__all__ = ["MAX_FILE_BYTES", "RepoError", "RepoView", "TrackedFile", "open_repo"]
+
+# Bigger files are never ranked, parsed or packed (not even excerpted): they are data, dumps or
+# bundles. The inventory marks them, so no signal finder or parser ever reads them.
+MAX_FILE_BYTES = 1_000_000
+# Nothing bigger is ever read into memory (an excerpt of a big lockfile is still possible).
+MAX_READ_BYTES = 16 * MAX_FILE_BYTES
 
 BINARY_PROBE = 8000  # git's own binary test: a NUL byte within the first 8000 bytes
 _LFS_MAGIC = b"version https://git-lfs.github.com/spec/v1"
@@ -60,6 +67,8 @@ class RepoView:
         self._tracked: list[TrackedFile] | None = None
         self._by_path: dict[str, TrackedFile] = {}
         self._text_cache: dict[str, str | None] = {}
+        self._special: dict[str, str] = {}  # work-tree paths that are FIFOs, sockets, devices, folders
+        self.not_utf8: set[str] = set()  # paths read whose bytes were not all UTF-8 (shown as U+FFFD)
         self._cat = git.CatFile(root) if ref else None
         self._lock = threading.Lock()
 
@@ -92,7 +101,11 @@ class RepoView:
         base = f"{self.root}{os.sep}"
         for mode, oid, path in _parse_ls_files(data):
             try:
-                size = os.lstat(base + path).st_size
+                info = os.lstat(base + path)
+                size = info.st_size
+                kind = special_kind(info.st_mode)
+                if kind is not None:
+                    self._special[path] = kind
             except OSError:
                 size = -1
             out.append((mode, oid, size, path))
@@ -114,6 +127,8 @@ class RepoView:
                     reason = "symlink outside repo"
             elif reason is None and size < 0:
                 reason = "missing from work tree" if self.ref is None else "missing object"
+            elif reason is None and path in self._special:
+                reason = f"not a regular file ({self._special[path]})"
             elif reason is None and size > 0 and path not in text_paths:
                 reason = "binary"
             elif reason is None and size in _LFS_SIZES and path in marked and self._is_lfs_pointer(oid, path):
@@ -127,6 +142,8 @@ class RepoView:
                 reason = "minified"
             elif reason is None and path in marked and self._has_generated_header(oid, path):
                 reason = "generated"
+            elif reason is None and size > MAX_FILE_BYTES:
+                reason = f"too large ({size // 1024} KiB > {MAX_FILE_BYTES // 1024} KiB)"
             out.append(TrackedFile(path, max(size, 0), is_link, reason, oid))
         out.sort(key=lambda f: f.path)
         return out
@@ -172,8 +189,7 @@ class RepoView:
         if self.ref is not None:
             return (self._read_bytes(path, oid, follow=False) or b"")[:_HEAD_PROBE]
         try:
-            with open(os.path.join(self.root, path), "rb") as fh:
-                return fh.read(_HEAD_PROBE)
+            return read_regular(os.path.join(self.root, path), MAX_READ_BYTES)[:_HEAD_PROBE]
         except OSError:
             return b""
 
@@ -201,6 +217,8 @@ class RepoView:
         text = None if data is None or b"\0" in data[:BINARY_PROBE] else data.decode("utf-8", "replace")
         with self._lock:
             self._text_cache[path] = text
+            if text is not None and "\ufffd" in text and _not_utf8(data):
+                self.not_utf8.add(path)
         return text
 
     def lines(self, path: str) -> list[str]:
@@ -225,8 +243,7 @@ class RepoView:
         try:
             if target.is_symlink() and follow:
                 return None  # _resolve_link already replaced in-repo links by their target
-            with open(target, "rb") as fh:
-                return fh.read()
+            return read_regular(target, MAX_READ_BYTES)
         except OSError:
             return None
 
@@ -287,6 +304,14 @@ class RepoView:
         cat = getattr(self, "_cat", None)
         if cat is not None:
             cat.close()
+
+
+def _not_utf8(data: bytes | None) -> bool:
+    try:
+        (data or b"").decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    return False
 
 
 def split_lines(text: str) -> list[str]:

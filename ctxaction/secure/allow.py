@@ -38,9 +38,9 @@ class Allowlist:
         self._compiled = tuple(re.compile(r) for r in self.regexes)
         self._spec: pathspec.GitIgnoreSpec | None = None
         if self.paths:
-            import pathspec  # only when configured: keeps the hook's start-up light
+            from ctxaction.secure.globs import gitignore_spec  # only when configured: a light start
 
-            self._spec = pathspec.GitIgnoreSpec.from_lines(self.paths)
+            self._spec = gitignore_spec(self.paths)
 
     def __repr__(self) -> str:
         return (

@@ -88,8 +88,10 @@ def load(path: Path) -> Baseline:
         return gitleaks_ignore(text, path)
     import json  # here, not at import: most hook runs have no baseline
 
+    from ctxaction.jsonfile import loads
+
     try:
-        data = json.loads(text)
+        data = loads(text)
     except json.JSONDecodeError as exc:
         hint = f"regenerate it with `ctxaction scan --update-baseline --baseline {path} …`"
         raise BaselineError(f"baseline {path}: not valid JSON (line {exc.lineno}); {hint}") from None

@@ -51,14 +51,17 @@ def luhn_ok(number: str) -> bool:
 
 def jwt_ok(token: str) -> bool:
     """True when the first two dot-separated parts decode to JSON objects (header has ``alg``)."""
-    import json  # here, not at import: only a JWT-shaped match needs it
+    from ctxaction.jsonfile import TooDeep, loads  # here, not at import: only a JWT-shaped match needs it
 
     parts = token.split(".")
     if len(parts) < 3:
         return False
     try:
-        header = json.loads(_b64url(parts[0]))
-        payload = json.loads(_b64url(parts[1]))
+        header = loads(_b64url(parts[0]))
+        try:
+            payload = loads(_b64url(parts[1]))
+        except TooDeep:  # an object too deep to decode safely is still a token's payload
+            payload = {}
     except ValueError:  # binascii.Error and UnicodeDecodeError are ValueErrors too
         return False
     return isinstance(header, dict) and "alg" in header and isinstance(payload, dict)

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from ctxaction.secure.globs import PatternError, gitignore_spec
+
 # Files that hold credentials by their nature. Templates (``.env.example``) are let back in:
 # agents need them, and their content is still scanned and redacted.
 DEFAULT_PATTERNS: tuple[str, ...] = (
@@ -109,12 +111,18 @@ class PathRules:
     with ``!path`` or exclude more.
     """
 
-    def __init__(self, patterns: Sequence[str], sources: Sequence[_Source]) -> None:
+    def __init__(
+        self, patterns: Sequence[str], sources: Sequence[_Source], ignore_file: str = CONTEXTIGNORE
+    ) -> None:
+        """Raises :class:`PatternError` naming the file and line (or config key) of a bad pattern."""
         self._patterns = list(patterns)
         self._sources = list(sources)
-        import pathspec  # imported here so the hook, which never needs path rules, starts faster
-
-        self._spec = pathspec.GitIgnoreSpec.from_lines(self._patterns)
+        try:
+            self._spec = gitignore_spec(self._patterns)
+        except PatternError as exc:
+            kind, line = self._sources[exc.index]
+            where = f"{ignore_file}:{line}" if kind == CONTEXTIGNORE else f"sensitive_paths[{line - 1}]"
+            raise PatternError(exc.index, exc.pattern, exc.problem, where) from None
 
     @classmethod
     def from_repo(cls, root: Path | None, extra_patterns: Sequence[str] = ()) -> PathRules:
@@ -135,7 +143,7 @@ class PathRules:
                 if line.strip() and not line.lstrip().startswith("#"):
                     patterns.append(line)
                     sources.append((CONTEXTIGNORE, number))
-        return cls(patterns, sources)
+        return cls(patterns, sources, str(ignore) if ignore else CONTEXTIGNORE)
 
     def reason(self, path: str) -> str | None:
         """Why ``path`` (repo-relative, ``/``-separated) is sensitive, or None when it is not."""

@@ -3,6 +3,7 @@ report ever holds a full secret."""
 
 from __future__ import annotations
 
+from ctxaction.printable import printable
 from ctxaction.secure.run import Outcome
 
 FORMATS = ("text", "json", "sarif")
@@ -20,8 +21,10 @@ def render(outcome: Outcome, fmt: str) -> str:
 
 
 def _text(outcome: Outcome) -> str:
+    # File names and previews come from the scanned files: printed escaped, one line each.
     lines = [
-        f"{item.path}:{item.finding.line}:{item.finding.column}: {item.finding.rule} {item.finding.preview}"
+        f"{printable(item.path)}:{item.finding.line}:{item.finding.column}: "
+        f"{item.finding.rule} {printable(item.finding.preview)}"
         + (f" (commit {item.commit[:12]})" if item.commit else "")
         for item in outcome.findings
     ]
@@ -30,7 +33,7 @@ def _text(outcome: Outcome) -> str:
 
 def summary(outcome: Outcome) -> str:
     """One or more lines for stderr: counts, skipped files, and how to allow a false alarm."""
-    out = [f"note: {path}: {note}" for path, note in outcome.notes]
+    out = [f"note: {printable(path)}: {printable(note)}" for path, note in outcome.notes]
     n = len(outcome.findings)
     files = len({item.path for item in outcome.findings})
     extra = f" ({outcome.baselined} more in the baseline)" if outcome.baselined else ""

@@ -9,6 +9,8 @@ live-shaped (high), a value assigned to a credential-like name may be a placehol
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 from ctxaction import __version__
 from ctxaction.secure.run import Located, Outcome
 
@@ -17,6 +19,8 @@ if TYPE_CHECKING:
     from ctxaction.secure.rule import Rule
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+# RFC 3986 pchar: what a path segment may hold as it is (the rest is percent-encoded).
+_PCHAR = "/!$&'()*+,;=:@"
 FINGERPRINT_KEY = "ctxactionSecret/v2"
 # ``security`` is what code scanning files a result under; CWE-798: use of hard-coded credentials.
 TAGS = ("security", "external/cwe/cwe-798", "secret")
@@ -92,9 +96,18 @@ def partial_fingerprint(item: Located) -> str:
     return hashlib.sha256(key.encode("utf-8", "replace")).hexdigest()[:32]
 
 
+def uri(path: str) -> str:
+    """A repository path as a relative URI reference: spaces, ``%``, ``#``, ``?``, control and
+    non-ASCII characters percent-encoded, and a ``:`` in the first segment too (it would read as
+    a scheme)."""
+    encoded = quote(path, safe=_PCHAR)
+    first, slash, rest = encoded.partition("/")
+    return first.replace(":", "%3A") + slash + rest
+
+
 def _location(item: Located) -> dict[str, object]:
     """SARIF regions start at line 1: a secret in the file name has the file alone."""
-    where: dict[str, object] = {"artifactLocation": {"uri": item.path}}
+    where: dict[str, object] = {"artifactLocation": {"uri": uri(item.path)}}
     if item.finding.line >= 1:
         where["region"] = {
             "startLine": item.finding.line,

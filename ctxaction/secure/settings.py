@@ -64,12 +64,16 @@ def load_settings(root: Path | None, explicit: Path | None = None) -> Settings:
         return Settings()
     import yaml
 
+    from ctxaction import yamlsafe
+
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise SettingsError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise SettingsError(f"{path}: not UTF-8 text") from None
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yamlsafe.compose(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{path}:{mark.line + 1}" if mark else str(path)
@@ -130,9 +134,12 @@ def _parse(section: Any, path: Path) -> Settings:
             disabled = _strings(path, value, "secrets.disabled_rules")
             _check_rule_ids(path, value, disabled)
         elif key == "max_file_size":
-            if value.tag != "tag:yaml.org,2002:int" or int(value.value) <= 0:
+            # YAML ints include 0x1F, 1_000 and 0b101: the loader reads them, not int().
+            is_int = value.tag == "tag:yaml.org,2002:int"
+            size = yaml.SafeLoader("").construct_yaml_int(value) if is_int else 0
+            if size <= 0:
                 raise _fail(path, value, "secrets.max_file_size", "must be a positive integer (bytes)")
-            max_size = int(value.value)
+            max_size = size
         else:
             raise _fail(
                 path,
@@ -140,6 +147,8 @@ def _parse(section: Any, path: Path) -> Settings:
                 f"secrets.{key}",
                 "unknown key; known: allowlist, disabled_rules, max_file_size",
             )
+    if lists.get("paths"):
+        _check_paths(path, section, lists["paths"])
     for i, pattern in enumerate(lists.get("regexes", ())):
         try:
             re.compile(pattern)
@@ -152,6 +161,19 @@ def _parse(section: Any, path: Path) -> Settings:
         disabled_rules=disabled,
     )
     return Settings(allowlist=allow, max_file_size=max_size, source=str(path))
+
+
+def _check_paths(path: Path, section: Any, patterns: tuple[str, ...]) -> None:
+    """Every allowlist path pattern compiles; a bad one is named with its line."""
+    from ctxaction.secure.globs import PatternError, gitignore_spec
+
+    try:
+        gitignore_spec(patterns)
+    except PatternError as exc:
+        listed = _child(_child(section, "allowlist"), "paths")
+        items = listed.value if listed is not None else []
+        node = items[exc.index] if exc.index < len(items) else section
+        raise _fail(path, node, f"secrets.allowlist.paths[{exc.index}]", str(exc)) from None
 
 
 def _check_rule_ids(path: Path, node: Any, ids: tuple[str, ...]) -> None:

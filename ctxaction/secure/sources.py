@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from ctxaction.errors import SourceError as SourceError
+from ctxaction.readfile import FileTooLarge, is_regular, read_regular
 from ctxaction.secure.lazyre import LazyPattern
 
 DEFAULT_MAX_BYTES = 2_000_000
@@ -319,17 +320,19 @@ def files(
 
 
 def _walk(path: Path, no_ignore: bool) -> Iterator[Path]:
+    """Regular files only: symlinks are not followed, and FIFOs, sockets and devices (which could
+    block a read forever or stream without end) are never opened."""
     if path.is_symlink():
         return
-    if path.is_file():
-        yield path
+    if not path.is_dir():
+        yield path  # named outright: read_regular refuses a special file, with a note saying so
         return
     root = None if no_ignore else repo_root(path)
     if root is not None:
         out = _git(path, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ".")
         for name in sorted(set(out.decode("utf-8", "replace").split("\0")) - {""}):
             file = path / name
-            if file.is_file() and not file.is_symlink():
+            if is_regular(file):
                 yield file
         return
     for dirpath, dirnames, filenames in os.walk(path):
@@ -338,7 +341,7 @@ def _walk(path: Path, no_ignore: bool) -> Iterator[Path]:
         )
         for name in sorted(filenames):
             file = Path(dirpath, name)
-            if not file.is_symlink():
+            if is_regular(file):
                 yield file
 
 
@@ -348,10 +351,9 @@ def _read_file(file: Path, base: Path, max_bytes: int) -> Blob:
     except ValueError:
         shown = file.as_posix()
     try:
-        size = file.stat().st_size
-        if size > max_bytes:
-            return Blob(shown, None, note=f"skipped: {size:,} bytes is over the {max_bytes:,}-byte limit")
-        data = file.read_bytes()
+        data = read_regular(file, max_bytes)
+    except FileTooLarge as exc:
+        return Blob(shown, None, note=f"skipped: {exc.size:,} bytes is over the {max_bytes:,}-byte limit")
     except OSError as exc:
         return Blob(shown, None, note=f"skipped: {exc.strerror or exc}")
     text, note = decode(data, shown, max_bytes)

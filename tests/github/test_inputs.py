@@ -50,6 +50,7 @@ def test_all_inputs_parsed() -> None:
         ({"INPUT_FORMAT": "html"}, "input 'format'"),
         ({"INPUT_COMMAND": "context"}, "input 'command'"),
         ({"INPUT_EDITED-COMMENTS": "maybe"}, "input 'edited-comments': expected true or false"),
+        ({"INPUT_FAIL-ON-ERROR": "maybe"}, "input 'fail-on-error': expected true or false, got 'maybe'"),
         ({"INPUT_HISTORY-DEPTH": "-1"}, "input 'history-depth'"),
         ({"INPUT_TASK": "../x"}, "input 'task'"),
         ({"INPUT_ARTIFACT-DIR": "../out"}, "input 'artifact-dir'"),
