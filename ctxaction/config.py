@@ -389,9 +389,12 @@ def _inherit(
 
 
 def _build(data: Mapping[str, Any], origins: Mapping[KeyPath, Origin], fallback: str) -> Config:
-    def fail(path: KeyPath, message: str) -> ConfigError:
-        origin = origins.get(path, Origin(fallback, None))
-        return ConfigError(origin.source, path, origin.line, message)
+    def fail(path: KeyPath, message: str, *also: KeyPath) -> ConfigError:
+        # Values checked together (min_files beside max_files) blame the one the user wrote.
+        written = [p for p in (path, *also) if p in origins and origins[p].source != BUILTIN]
+        at = written[0] if written else path
+        origin = origins.get(at, Origin(fallback, None))
+        return ConfigError(origin.source, at, origin.line, message)
 
     profiles: dict[str, Profile] = {}
     for name, body in data["profiles"].items():
@@ -498,7 +501,9 @@ def _profile(name: str, body: Mapping[str, Any], fail: Any) -> Profile:
             f"shares must add up to 1 (they add up to {sum(shares.values()):g}: {listed})",
         )
     if body["min_files"] < 0 or body["max_files"] < 1 or body["min_files"] > body["max_files"]:
-        raise fail((*here, "min_files"), "need 0 <= min_files <= max_files and max_files >= 1")
+        raise fail(
+            (*here, "min_files"), "need 0 <= min_files <= max_files and max_files >= 1", (*here, "max_files")
+        )
     for key in ("history_days", "context_lines"):
         if body[key] < 0:
             raise fail((*here, key), "cannot be negative")
