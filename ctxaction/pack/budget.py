@@ -39,7 +39,7 @@ CORE_SHARE = 0.4
 CORE_LINES = 30
 # Every file first gets a glimpse (the head of its core) for breadth; the first FULL_CORES files
 # then get their whole core.
-GLIMPSE_LINES = 10
+GLIMPSE_LINES = 16
 FULL_CORES = 3
 CORE_CONTEXT = 2
 # Relevance outside focus spans: fades by half every `2 * context` lines past the context.
