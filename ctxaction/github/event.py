@@ -199,13 +199,20 @@ def _issues(f: _Fields, repo: str, action: str, handled: frozenset[str]) -> Requ
     )
 
 
-def _pull_request(f: _Fields, repo: str, name: str, action: str, handled: frozenset[str]) -> Request | Skip:
-    if action not in handled:
-        return _unhandled(name, action, handled)
+def _pull_and_head(f: _Fields) -> tuple[Mapping[str, Any], str]:
+    """The payload's pull request and its head commit id (an id that is none is refused, its text
+    redacted and cut: payload fields are untrusted)."""
     pull = f.obj("pull_request")
     head_sha = f.text("pull_request.head.sha")
     if not SHA_RE.match(head_sha):
         raise f._fail("pull_request.head.sha", f"is not a commit id: {clip(repr(head_sha), 80)}")
+    return pull, head_sha
+
+
+def _pull_request(f: _Fields, repo: str, name: str, action: str, handled: frozenset[str]) -> Request | Skip:
+    if action not in handled:
+        return _unhandled(name, action, handled)
+    pull, head_sha = _pull_and_head(f)
     return Request(
         event=name,
         action=action,
@@ -264,10 +271,7 @@ def _review(f: _Fields, repo: str, name: str, action: str) -> Request | Skip:
         created_at=f.text(f"{source}.created_at" if source == "comment" else "review.submitted_at", False),
         kind="review_comment" if source == "comment" else "review",
     )
-    pull = f.obj("pull_request")
-    head_sha = f.text("pull_request.head.sha")
-    if not SHA_RE.match(head_sha):
-        raise f._fail("pull_request.head.sha", f"is not a commit id: {head_sha!r:.80}")
+    pull, head_sha = _pull_and_head(f)
     return Request(
         event=name,
         action=action,
