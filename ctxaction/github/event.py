@@ -199,20 +199,15 @@ def _issues(f: _Fields, repo: str, action: str, handled: frozenset[str]) -> Requ
     )
 
 
-def _pull_and_head(f: _Fields) -> tuple[Mapping[str, Any], str]:
-    """The payload's pull request and its head commit id (an id that is none is refused, its text
-    redacted and cut: payload fields are untrusted)."""
+def _pr_request(
+    f: _Fields, repo: str, name: str, action: str, comment: TriggerComment | None = None
+) -> Request:
+    """The request of a pull request payload, pinned to its head commit (an id that is none is
+    refused, its text redacted and cut: payload fields are untrusted)."""
     pull = f.obj("pull_request")
     head_sha = f.text("pull_request.head.sha")
     if not SHA_RE.match(head_sha):
         raise f._fail("pull_request.head.sha", f"is not a commit id: {clip(repr(head_sha), 80)}")
-    return pull, head_sha
-
-
-def _pull_request(f: _Fields, repo: str, name: str, action: str, handled: frozenset[str]) -> Request | Skip:
-    if action not in handled:
-        return _unhandled(name, action, handled)
-    pull, head_sha = _pull_and_head(f)
     return Request(
         event=name,
         action=action,
@@ -221,8 +216,15 @@ def _pull_request(f: _Fields, repo: str, name: str, action: str, handled: frozen
         is_pr=True,
         data=pull,
         head_sha=head_sha,
+        comment=comment,
         labels=f.labels("pull_request.labels"),
     )
+
+
+def _pull_request(f: _Fields, repo: str, name: str, action: str, handled: frozenset[str]) -> Request | Skip:
+    if action not in handled:
+        return _unhandled(name, action, handled)
+    return _pr_request(f, repo, name, action)
 
 
 def _issue_comment(f: _Fields, repo: str, action: str, allow_edited: bool) -> Request | Skip:
@@ -271,15 +273,4 @@ def _review(f: _Fields, repo: str, name: str, action: str) -> Request | Skip:
         created_at=f.text(f"{source}.created_at" if source == "comment" else "review.submitted_at", False),
         kind="review_comment" if source == "comment" else "review",
     )
-    pull, head_sha = _pull_and_head(f)
-    return Request(
-        event=name,
-        action=action,
-        repo=repo,
-        number=f.number("pull_request.number"),
-        is_pr=True,
-        data=pull,
-        head_sha=head_sha,
-        comment=comment,
-        labels=f.labels("pull_request.labels"),
-    )
+    return _pr_request(f, repo, name, action, comment)
