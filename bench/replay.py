@@ -21,7 +21,6 @@ import importlib
 import json
 import statistics
 import sys
-from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -81,20 +80,12 @@ def one(args: tuple[dict[str, Any], str, dict[str, float] | None, list[str], int
 
 def summary(results: list[dict[str, Any]]) -> str:
     """Micro and macro (repositories, languages) means of file_all and line_recall."""
+    from macro import macro  # bench/macro.py: one definition of the averages
+
     lines = []
     for metric in ("file_all", "line_recall"):
-        by_repo: dict[str, list[float]] = defaultdict(list)
-        lang: dict[str, str] = {}
-        for r in results:
-            by_repo[r["repo"].lower()].append(float(r[metric]))
-            lang[r["repo"].lower()] = r["split"]
-        repo_mean = {k: statistics.fmean(v) for k, v in by_repo.items()}
-        langs: dict[str, list[float]] = defaultdict(list)
-        for k, v in repo_mean.items():
-            langs[lang[k]].append(v)
-        micro = statistics.fmean(float(r[metric]) for r in results)
-        lines.append(f"{metric:<12} micro={micro:.3f} repos={statistics.fmean(repo_mean.values()):.3f} "
-                     f"langs={statistics.fmean(statistics.fmean(v) for v in langs.values()):.3f}")
+        micro, repos, langs = macro(results, metric)
+        lines.append(f"{metric:<12} micro={micro:.3f} repos={repos:.3f} langs={langs:.3f}")
     return "\n".join(lines)
 
 
