@@ -71,7 +71,7 @@ def one(args: tuple[dict[str, object], str, str, str]) -> str:
             profile = load_config(repo.root, None).profile("auto", task.labels)
             ranking = rank_files(repo, task, profile)
             sizes = {f.path: f.size for f in repo.tracked()}
-            subwords = ranking.query.subword_weights()
+            subwords = ranking.query.subword_weights
             cands = []
             for rank, c in enumerate(ranking.candidates):
                 text = repo.read_text(c.path) if c.path in gold or rank < FOCUS_FILES else None

@@ -11,6 +11,7 @@ import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from ctxaction.mentions.words import IDENT_STOP, is_code_like, split_identifier
 from ctxaction.rank.board import Hints
@@ -33,11 +34,13 @@ class Query:
     owners: Mapping[str, set[str]] = field(default_factory=dict)  # member -> owners (Owner.member)
     named: Mapping[str, float] = field(default_factory=dict)  # identifiers the text names -> strength
 
-    @property
+    # One task, many files and definitions: both are computed once per query.
+    @cached_property
     def kw_norm(self) -> float:
         """The four rarest keywords together: a definition holding all of them scores about 1."""
         return sum(sorted(self.idf.values(), reverse=True)[:4]) or 1.0
 
+    @cached_property
     def subword_weights(self) -> dict[str, float]:
         """Sub-words of the named identifiers (their strength) and the keywords (their relative
         rarity), each 0..1: what a definition's own name can share with the text."""
@@ -288,7 +291,7 @@ def score_definitions(
     shipped ones."""
     weights = definition_weights() if weights is None else weights
     evidence = gather(defs, hints)
-    subwords = query.subword_weights()
+    subwords = query.subword_weights
     out: list[Scored] = []
     for i, d in enumerate(defs):
         f, whys = features(d, evidence.get(i) or LineEvidence(), hints, query, subwords)

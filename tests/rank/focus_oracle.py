@@ -103,7 +103,7 @@ def score_definitions(
     shipped ones."""
     weights = definition_weights() if weights is None else weights
     owned = owned_lines(defs)
-    subwords = query.subword_weights()
+    subwords = query.subword_weights
     out: list[Scored] = []
     for i, d in enumerate(defs):
         f, whys = features(d, owned.get(i, set()), hints, query, subwords)

@@ -38,7 +38,7 @@ def test_subword_overlap_uses_identifier_parts_and_keywords() -> None:
     defs = definitions(text, "m.py")
     owned = owned_lines(defs)
     query = Query(idf={"header": 2.0}, named={"ParseError": 0.8})
-    subwords = query.subword_weights()
+    subwords = query.subword_weights
     f, _ = features(defs[0], owned[0], Hints(), query, subwords)
     assert f["subtokens"] > 0.5
     f, _ = features(defs[1], owned[1], Hints(), query, subwords)
