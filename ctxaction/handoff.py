@@ -39,6 +39,7 @@ from ctxaction.agents import (
 from ctxaction.model import Package
 from ctxaction.output import Owner, write_atomic
 from ctxaction.repo import git
+from ctxaction.text.cut import cut_to
 
 DEFAULT_MARKDOWN_LIMIT = 30_000
 EXCLUDE_LINE = f"/{PACKAGE_DIR}/"
@@ -107,20 +108,8 @@ def cap_markdown(text: str, limit: int) -> tuple[str, bool]:
         return "", False
     if len(text) <= limit:
         return text, False
-    from ctxaction.github.deliver import open_fence
-
-    note = f"\n\n[… cut to {limit} characters; the whole package is in {PACKAGE_MD}]\n"
-    room = limit - len(note) - 16  # 16: a closing fence and its newline
-    kept: list[str] = []
-    size = 0
-    for line in text.split("\n"):
-        if size + len(line) + 1 > room:
-            break
-        kept.append(line)
-        size += len(line) + 1
-    body = "\n".join(kept)
-    fence = open_fence(body)
-    return body + (f"\n{fence}" if fence else "") + note, True
+    note = f"[… cut to {limit} characters; the whole package is in {PACKAGE_MD}]\n"
+    return cut_to(text, limit, len, note), True
 
 
 def write_handoff(
