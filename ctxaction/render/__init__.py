@@ -21,6 +21,7 @@ from ctxaction.tokens import Counter
 Format = Literal["markdown", "xml", "json"]
 FORMATS: tuple[Format, ...] = ("markdown", "xml", "json")
 
+
 def render(package: Package, fmt: str) -> str:
     """The package as text in ``fmt`` (markdown, xml or json); secrets in names redacted."""
     from ctxaction.render.names import displayed
