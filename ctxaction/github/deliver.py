@@ -16,8 +16,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
 
-from ctxaction.model import OmittedFile, Package
+from ctxaction.model import Package
 from ctxaction.output import Owner, append_text, write_atomic
+from ctxaction.pack.weakest import drop_weakest
 from ctxaction.sanitize import neutralize_agent_handles, neutralize_mentions, neutralize_references
 from ctxaction.secure import redact
 from ctxaction.text.cut import cut_to
@@ -72,22 +73,17 @@ def fit_package(
 ) -> tuple[str, bool]:
     """The largest framed, posted rendering of ``package`` within ``limit``; (text, truncated).
 
-    Files are dropped lowest score first (each named among the omitted files, so the reader knows
-    it exists), searching by bisection on how many to keep; when even no file is too long, the
+    The weakest files are dropped (:func:`ctxaction.pack.weakest.drop_weakest`), searching by
+    bisection on how many to keep; when even no file is too long, the
     text is cut at a line boundary. ``frame(body, shortened)`` wraps a posted body: ``shortened``
     is "" or a sentence saying what was left out, for the frame to show with where the rest is.
     """
-    ranked = sorted(range(len(package.files)), key=lambda i: package.files[i].score, reverse=True)
+    count = len(package.files)
 
     def body(keep: int) -> tuple[str, int]:
-        kept = set(ranked[:keep])
-        dropped = [f for i, f in enumerate(package.files) if i not in kept]
-        trimmed = replace(
-            package,
-            files=[f for i, f in enumerate(package.files) if i in kept],
-            omitted=[*package.omitted, *(OmittedFile(f.path, f.score, f.tokens, DROPPED) for f in dropped)],
-        )
-        return posted_text(render(trimmed)), len(dropped)
+        trimmed = replace(package, files=list(package.files), omitted=list(package.omitted))
+        drop_weakest(trimmed, count - keep, DROPPED)
+        return posted_text(render(trimmed)), count - keep
 
     def framed(keep: int) -> str:
         text, dropped = body(keep)
@@ -95,10 +91,10 @@ def fit_package(
             text, f"{dropped} lower-ranked files were left out (named under omitted files)" if dropped else ""
         )
 
-    full = framed(len(ranked))
+    full = framed(count)
     if measure(full) <= limit:
         return full, False
-    low, high = 0, len(ranked) - 1
+    low, high = 0, count - 1
     best: str | None = None
     while low <= high:
         mid = (low + high) // 2

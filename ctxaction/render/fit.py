@@ -16,9 +16,10 @@ import dataclasses
 from collections.abc import Callable, Sequence
 
 from ctxaction.filter import Redactor
-from ctxaction.model import OmittedFile, Package
+from ctxaction.model import Package
 from ctxaction.pack import excerpt
 from ctxaction.pack.budget import OVER_BUDGET, BudgetError, FileSource, Packer, Packing
+from ctxaction.pack.weakest import drop_weakest
 from ctxaction.render import FormatMeasure, render
 from ctxaction.tokens import Counter, count_by_parts
 
@@ -124,9 +125,7 @@ def trim_to_budget(
     even no file is too much."""
     rendered = finalize(package, fmt, counter, whole=True)
     while package.total_tokens > package.budget_total and package.files:
-        dropped = package.files.pop()
-        tokens = size(dropped.path) if size else dropped.tokens
-        package.omitted.insert(0, OmittedFile(dropped.path, dropped.score, tokens, OVER_BUDGET))
+        drop_weakest(package, 1, OVER_BUDGET, size)
         rendered = finalize(package, fmt, counter, whole=True)
     if package.total_tokens > package.budget_total:
         raise BudgetError(too_small(package, package.budget_total, package.total_tokens, counter))
