@@ -34,7 +34,7 @@ def render(package: Package, fmt: str) -> str:
     from ctxaction.render.templated import environment
 
     template = environment().get_template(f"{fmt}.{'md' if fmt == 'markdown' else 'xml'}.j2")
-    return template.render(p=package, blocks=layout(package))
+    return str(template.render(p=package, blocks=layout(package)))
 
 
 class FormatMeasure:
