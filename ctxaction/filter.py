@@ -78,6 +78,14 @@ def configured_detector(root: Path, config_path: Path | None) -> Detector:
     return Detector(ALL_RULES, settings.allowlist) if settings.source else default_detector()
 
 
+def sensitive_paths(root: Path, config_path: Path | None) -> PathRules:
+    """The repository's sensitive-path rules: built-in patterns, the config's ``sensitive_paths``
+    and ``.contextignore`` (what the packager refuses, every reader of files refuses too)."""
+    from ctxaction.config import load_config
+
+    return PathRules.from_repo(root, load_config(root, config_path).sensitive_paths)
+
+
 class PathFilter:
     """Path-level exclusion: sensitive patterns, ``--exclude`` patterns and the inventory's verdicts."""
 

@@ -138,8 +138,9 @@ def safe_relpath(root: Path, raw: str) -> str:
 
 def excerpt(ws: Workspace, path: str, start: int = 1, end: int | None = None) -> str:
     """Lines ``start``..``end`` (1-based, inclusive) of a tracked file, secrets redacted."""
+    from ctxaction.filter import sensitive_paths
     from ctxaction.repo.files import open_repo, split_lines
-    from ctxaction.secure import PathRules, redact
+    from ctxaction.secure import redact
 
     if start < 1:
         raise ToolInputError(f"start must be 1 or more (lines are numbered from 1), got {start}")
@@ -151,7 +152,7 @@ def excerpt(ws: Workspace, path: str, start: int = 1, end: int | None = None) ->
         if entry is None:
             raise ToolInputError(f"{rel} is not a tracked file of the repository")
         real = Path(os.path.realpath(ws.root / rel)).relative_to(os.path.realpath(ws.root)).as_posix()
-        rules = PathRules.from_repo(ws.root)
+        rules = sensitive_paths(ws.root, ws.config_path)
         for candidate in dict.fromkeys((rel, real)):
             reason = rules.reason(candidate)
             if reason:
