@@ -45,7 +45,6 @@ _INVISIBLE = re.compile(
     "\U000e0100-\U000e01ef]"
 )
 
-_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 # Leftmost wins, as in CommonMark: a code span shields what it holds, an HTML comment hides it.
 _CODE_OR_COMMENT = re.compile(
     r"(?P<code>(?<!`)(?P<ticks>`+)(?!`).+?(?<!`)(?P=ticks)(?!`))|(?P<comment><!--.*?(?:-->|\Z))",
