@@ -1,5 +1,8 @@
 """The last step of packing: render, count exactly, adjust, until the whole package fits.
 
+It lives with the renderers because it renders: the packer (:mod:`ctxaction.pack.budget`) below
+it only sees the :class:`~ctxaction.pack.budget.Measure` a renderer gives it.
+
 The packer works on estimates (block counts, per-file overheads); here the package is rendered
 in its real format and counted with the real tokenizer, and the files allowance moves by the
 difference until the total sits just under the budget. ``total_tokens`` is the count of the very
