@@ -74,8 +74,8 @@ def fit_package(
     """The largest framed, posted rendering of ``package`` within ``limit``; (text, truncated).
 
     The weakest files are dropped (:func:`ctxaction.pack.weakest.drop_weakest`), searching by
-    bisection on how many to keep; when even no file is too long, the
-    text is cut at a line boundary. ``frame(body, shortened)`` wraps a posted body: ``shortened``
+    bisection on how many to keep; when even no file is too long, the text is cut at a line
+    boundary. ``frame(body, shortened)`` wraps a posted body: ``shortened``
     is "" or a sentence saying what was left out, for the frame to show with where the rest is.
     """
     count = len(package.files)
