@@ -27,6 +27,7 @@ from ctxaction.rank.resolve import resolve_path
 from ctxaction.render import render as render_text
 from ctxaction.repo.files import RepoError, RepoView, open_repo
 from ctxaction.repo.imports import ModuleIndex
+from ctxaction.repo.warm import WarmRepos
 from ctxaction.sanitize import clean_task
 from ctxaction.secure import PathRules
 from ctxaction.secure.globs import gitignore_spec
@@ -93,12 +94,13 @@ def build_package(opts: BuildOptions) -> Package:
     return build(opts).package
 
 
-def build(opts: BuildOptions, ranker: Ranker = rank.collect) -> BuildResult:
+def build(opts: BuildOptions, ranker: Ranker = rank.collect, warm: WarmRepos | None = None) -> BuildResult:
     """Run the whole line and keep the candidate table. Raises BuildError, BudgetError,
     ConfigError, RepoError or TokenizerError with a one-line message. ``ranker`` is phases 1–2
-    (``bench/replay.py`` replays stored rankings through the rest of the line)."""
+    (``bench/replay.py`` replays stored rankings through the rest of the line); ``warm`` keeps
+    each repository's task-independent work between builds (the MCP server), same package."""
     try:
-        repo = open_repo(opts.repo, ref=opts.ref)
+        repo = open_repo(opts.repo, ref=opts.ref) if warm is None else warm.open(opts.repo, ref=opts.ref)
     except RepoError as exc:
         raise BuildError(str(exc)) from exc
     with repo:
