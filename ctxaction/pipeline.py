@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ctxaction import agents, mentions, rank
-from ctxaction.config import Config, Profile, load_config
+from ctxaction.config import Config, Profile, find_config, load_config
 from ctxaction.errors import BuildError as BuildError
 from ctxaction.filter import PathFilter, Readable, Redactor, configured_detector, filter_candidates
 from ctxaction.model import Candidate, Excluded, OmittedFile, Package, Task
@@ -27,7 +27,8 @@ from ctxaction.rank.resolve import resolve_path
 from ctxaction.render import render as render_text
 from ctxaction.repo.files import RepoError, RepoView, open_repo
 from ctxaction.repo.imports import ModuleIndex
-from ctxaction.repo.warm import WarmRepos
+from ctxaction.repo.memo import cached
+from ctxaction.repo.warm import WarmRepos, file_state
 from ctxaction.sanitize import clean_task
 from ctxaction.secure import PathRules
 from ctxaction.secure.globs import gitignore_spec
@@ -106,7 +107,11 @@ def build(opts: BuildOptions, ranker: Ranker = rank.collect, warm: WarmRepos | N
     with repo:
         if not repo.head:
             raise BuildError(f"{repo.root} has no commits yet: commit the code to pack first")
-        config = load_config(repo.root, opts.config_path)
+        # Parsing the defaults alone takes a tenth of a second: a warm view keeps the result
+        # while the config file is unchanged.
+        found = find_config(repo.root, opts.config_path)
+        key = ("config", str(found), file_state(found) if found else ())
+        config = cached(repo.memo, key, lambda: load_config(repo.root, opts.config_path))
         return _build(opts, repo, config, ranker)
 
 

@@ -33,7 +33,7 @@ from ctxaction.repo import git
 from ctxaction.repo.files import RepoView, open_repo
 from ctxaction.repo.memo import RepoMemo
 
-__all__ = ["MAX_REPOS", "MAX_TEXT_CHARS", "WarmRepos", "tree_state"]
+__all__ = ["MAX_REPOS", "MAX_TEXT_CHARS", "WarmRepos", "file_state", "tree_state"]
 
 MAX_REPOS = 4
 # File text a kept view may hold between builds (~4 bytes a character at worst).
@@ -109,6 +109,11 @@ def tree_state(view: RepoView) -> str:
             row.append(_stat(base + entry.path, follow=True))
         digest.update(repr(row).encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
+
+
+def file_state(path: str | Path) -> tuple[int, ...]:
+    """What tells one version of a file from the next: type, device, inode, size, times."""
+    return _stat(path, follow=True)
 
 
 def _stat(path: str | Path, *, follow: bool) -> tuple[int, ...]:

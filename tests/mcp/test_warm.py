@@ -90,7 +90,7 @@ def test_a_change_of_state_rebuilds_and_matches_a_cold_build(repo: GitRepo) -> N
     repo.write("notes.txt", "untracked: never packed\n")
     same()
     assert (warm.hits, warm.misses) == (1, 1)  # an untracked file changes nothing
-    repo.write("src/cache.py", "class LruCache:\n    def evict(self, max_entries):\n        return max_entries\n")
+    repo.write("src/cache.py", "class LruCache:\n    def evict(self, n):\n        return n\n")
     same()
     assert warm.misses == 2  # a tracked file edited in the work tree
     repo.git("add", "src/cache.py")
@@ -102,6 +102,18 @@ def test_a_change_of_state_rebuilds_and_matches_a_cold_build(repo: GitRepo) -> N
     repo.git("rm", "-q", "src/util.py")
     same()
     assert warm.misses == 5  # a tracked file removed
+
+
+def test_an_edited_config_file_takes_effect_on_a_warm_view(repo: GitRepo, tmp_path: Path) -> None:
+    config = tmp_path / "outside.yaml"
+    warm = WarmRepos()
+    rendered = []
+    for files in (3, 1):
+        config.write_text(f"version: 1\nprofiles:\n  default:\n    max_files: {files}\n", encoding="utf-8")
+        opts = replace(_opts(repo.root, TASKS[0]), config_path=config, profile="default")
+        rendered.append(build(opts, warm=warm).rendered)
+        assert rendered[-1] == build(opts).rendered
+    assert rendered[0] != rendered[1] and warm.hits == 1
 
 
 def test_views_are_per_repository_and_bounded(make_repo: Callable[..., GitRepo]) -> None:
@@ -133,6 +145,11 @@ def test_message_log_answers_like_git_log_grep(repo: GitRepo) -> None:
         (["#12([^0-9]|$)"], 30, True),
         (["#123([^0-9]|$)", "#12([^0-9]|$)"], 30, True),
         ([r"\bsid"], 30, True),  # not portable: git answers
+        (["fix", "lrucache"], 2, False),
+        (["e"], 3, False),
+        (["^test", "body$"], 30, True),
+        (["(#12|#123)\\)$", "^more.*token"], 30, True),
+        (["session.token"], 30, True),
     ]
     for phrases, max_count, regex in queries:
         want = commits_matching(cold, phrases, max_count, regex=regex)
