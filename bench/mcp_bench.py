@@ -53,8 +53,13 @@ def _checkout(source: Path, into: Path) -> Path:
     ).stdout.strip()
     if bare != "true":
         return source
+    from ctxaction.repo.warm import RACY_NS
+
     target = into / source.parent.name
     subprocess.run(["git", "clone", "-q", "--shared", str(source), str(target)], check=True)
+    # Files written within RACY_NS of a build are not trusted by the warm index (their stat may
+    # not show a change made in the same clock tick): a server starts after the checkout.
+    time.sleep(2 * RACY_NS / 1e9)
     return target
 
 

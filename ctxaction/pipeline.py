@@ -28,7 +28,7 @@ from ctxaction.render import render as render_text
 from ctxaction.repo.files import RepoError, RepoView, open_repo
 from ctxaction.repo.imports import ModuleIndex
 from ctxaction.repo.memo import cached
-from ctxaction.repo.warm import WarmRepos, file_state
+from ctxaction.repo.warm import WarmRepos
 from ctxaction.sanitize import clean_task
 from ctxaction.secure import PathRules
 from ctxaction.secure.globs import gitignore_spec
@@ -107,12 +107,18 @@ def build(opts: BuildOptions, ranker: Ranker = rank.collect, warm: WarmRepos | N
     with repo:
         if not repo.head:
             raise BuildError(f"{repo.root} has no commits yet: commit the code to pack first")
-        # Parsing the defaults alone takes a tenth of a second: a warm view keeps the result
-        # while the config file is unchanged.
-        found = find_config(repo.root, opts.config_path)
-        key = ("config", str(found), file_state(found) if found else ())
-        config = cached(repo.memo, key, lambda: load_config(repo.root, opts.config_path))
-        return _build(opts, repo, config, ranker)
+        return _build(opts, repo, _config(repo, opts.config_path), ranker)
+
+
+def _config(repo: RepoView, explicit: Path | None) -> Config:
+    """The configuration; parsing the defaults alone takes a tenth of a second, so a warm view
+    keeps it while the config file holds the same bytes (an unreadable file is never kept)."""
+    found = find_config(repo.root, explicit)
+    try:
+        key = ("config", str(found), found.read_bytes() if found else b"")
+    except OSError:
+        return load_config(repo.root, explicit)
+    return cached(repo.memo, key, lambda: load_config(repo.root, explicit))
 
 
 def _build(opts: BuildOptions, repo: RepoView, config: Config, ranker: Ranker) -> BuildResult:

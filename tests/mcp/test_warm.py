@@ -4,6 +4,8 @@ repositories. Real git repositories in temp folders, the real tokenizer."""
 
 from __future__ import annotations
 
+import os
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -30,6 +32,15 @@ TASKS = [
     Task(title="Cache eviction ignores max_entries", body="LruCache.evict keeps one entry too many."),
     Task(title="Docs", body="Nothing in particular: polish the README wording."),
 ]
+
+
+def _age(repo: GitRepo) -> None:
+    """Date every tracked file and the index ten seconds back: older than the margin within which
+    a file's stat is not trusted alone (a file changed this very moment always costs a rebuild)."""
+    past = time.time_ns() - 10_000_000_000
+    for path in [*repo.git("ls-files", "-z").split("\0"), ".git/index"]:
+        if path:
+            os.utime(repo.root / path, ns=(past, past), follow_symlinks=False)
 
 
 def _module(name: str, n: int) -> str:
@@ -60,6 +71,7 @@ def repo(make_repo: Callable[..., GitRepo]) -> GitRepo:
              "LruCache: evict the oldest entry first (#123)")
     r.commit({"tests/test_cache.py": "from src.cache import LruCache\n\n\ndef test_evict():\n"
               "    assert LruCache(1).evict() is None\n"}, "Test the cache's MAX_ENTRIES bound")
+    _age(r)
     return r
 
 
@@ -87,6 +99,7 @@ def test_a_change_of_state_rebuilds_and_matches_a_cold_build(repo: GitRepo) -> N
         assert build(_opts(repo.root, task), warm=warm).rendered == build(_opts(repo.root, task)).rendered
 
     same()
+    assert (warm.hits, warm.misses) == (0, 1)
     repo.write("notes.txt", "untracked: never packed\n")
     same()
     assert (warm.hits, warm.misses) == (1, 1)  # an untracked file changes nothing
@@ -102,15 +115,22 @@ def test_a_change_of_state_rebuilds_and_matches_a_cold_build(repo: GitRepo) -> N
     repo.git("rm", "-q", "src/util.py")
     same()
     assert warm.misses == 5  # a tracked file removed
+    same()
+    assert warm.misses == 6  # that state was seen within a second of its change: not trusted yet
+    _age(repo)
+    same()
+    same()
+    assert (warm.misses, warm.hits) == (7, 2)  # settled: kept again
 
 
 def test_an_edited_config_file_takes_effect_on_a_warm_view(repo: GitRepo, tmp_path: Path) -> None:
     config = tmp_path / "outside.yaml"
     warm = WarmRepos()
     rendered = []
-    for files in (3, 1):
-        config.write_text(f"version: 1\nprofiles:\n  default:\n    max_files: {files}\n", encoding="utf-8")
-        opts = replace(_opts(repo.root, TASKS[0]), config_path=config, profile="default")
+    for tokens in (4000, 1500):
+        text = f"version: 1\nprofiles:\n  default:\n    budget:\n      total_tokens: {tokens}\n"
+        config.write_text(text, encoding="utf-8")
+        opts = replace(_opts(repo.root, TASKS[0]), config_path=config, profile="default", budget=None)
         rendered.append(build(opts, warm=warm).rendered)
         assert rendered[-1] == build(opts).rendered
     assert rendered[0] != rendered[1] and warm.hits == 1
@@ -121,6 +141,7 @@ def test_views_are_per_repository_and_bounded(make_repo: Callable[..., GitRepo])
     for i in range(3):
         r = make_repo(f"r{i}")
         r.commit({"a.py": f"def f{i}():\n    return {i}\n"}, "one")
+        _age(r)
         repos.append(r)
     warm = WarmRepos(size=2)
     views = [warm.open(r.root) for r in repos]
@@ -170,6 +191,7 @@ def test_a_partial_message_log_only_answers_what_it_can_prove(repo: GitRepo) -> 
 def test_an_over_cap_package_is_refitted_to_what_a_capped_build_gives(repo: GitRepo, tmp_path: Path) -> None:
     big = {f"src/big_{i}.py": _module(f"session_token_{i}", 400) for i in range(12)}
     repo.commit(big, "bulk")
+    _age(repo)
     config = tmp_path / "ctx.yaml"
     config.write_text(
         "version: 1\nprofiles:\n  default:\n    max_files: 40\n    budget:\n      total_tokens: 60000\n",
