@@ -42,7 +42,7 @@ from ctxaction.repo import git
 from ctxaction.repo.files import MAX_READ_BYTES, RepoView, open_repo
 from ctxaction.repo.memo import RepoMemo
 
-__all__ = ["MAX_REPOS", "MAX_TEXT_CHARS", "RACY_NS", "TreeState", "WarmRepos", "tree_state"]
+__all__ = ["MAX_REPOS", "MAX_TEXT_CHARS", "RACY_NS", "TreeState", "WarmRepos", "index_path", "tree_state"]
 
 MAX_REPOS = 4
 # Files modified this close to a snapshot are compared by content as well as by stat.
@@ -63,6 +63,7 @@ class TreeState:
 @dataclass
 class _Kept:
     view: RepoView
+    index: str  # the index file's path
     state: TreeState
 
 
@@ -89,7 +90,7 @@ class WarmRepos:
         with self._lock:
             kept = self._kept.get(key)
         if kept is not None and _same_checkout(kept.view, fresh):
-            state = tree_state(kept.view, kept.state.racy)
+            state = tree_state(kept.view, kept.index, kept.state.racy)
             if state.stats == kept.state.stats and all(
                 state.racy.get(p) == seen for p, seen in kept.state.racy.items()
             ):
@@ -102,9 +103,10 @@ class WarmRepos:
                 return kept.view
         fresh.memo = RepoMemo()
         fresh.tracked()
-        state = tree_state(fresh, since=started)
+        index = index_path(fresh)
+        state = tree_state(fresh, index, since=started)
         # Changed while (or just before) the inventory ran: matched by no later check.
-        kept = _Kept(fresh, TreeState("", {}) if state.racy else state)
+        kept = _Kept(fresh, index, TreeState("", {}) if state.racy else state)
         with self._lock:
             self.misses += 1
             self._kept[key] = kept
@@ -127,17 +129,23 @@ def _settled(state: TreeState) -> TreeState:
     return TreeState(state.stats, {p: seen for p, seen in state.racy.items() if seen[0] >= racy})
 
 
-def tree_state(view: RepoView, recheck: Collection[str] = (), since: int | None = None) -> TreeState:
-    """The view's :class:`TreeState` now: the stat of the index file and of every tracked path
+def index_path(view: RepoView) -> str:
+    """Where the repository's index file is (``.git/index``, or a linked work tree's own)."""
+    index = (git.try_run(view.root, ["rev-parse", "--git-path", "index"]) or "").strip()
+    return os.path.join(view.root, index or ".git/index")
+
+
+def tree_state(
+    view: RepoView, index: str, recheck: Collection[str] = (), since: int | None = None
+) -> TreeState:
+    """The view's :class:`TreeState` now: the stat of the ``index`` file and of every tracked path
     (plus of each symlink's target), and the content of files modified within :data:`RACY_NS` of
     now (or of ``since``, when earlier) and of ``recheck`` (files that were at the last check)."""
     digest = hashlib.blake2b(digest_size=16)
     close = min(time.time_ns(), since or time.time_ns()) - RACY_NS
     racy: dict[str, tuple[int, str]] = {}
-    index = git.try_run(view.root, ["rev-parse", "--git-path", "index"])
-    rows = [(_INDEX, Path(view.root, (index or "").strip() or ".git/index"), False)]
     base = f"{view.root}{os.sep}"
-    rows += [(entry.path, Path(base + entry.path), entry.is_symlink) for entry in view.tracked()]
+    rows = [(_INDEX, index, False), *((e.path, base + e.path, e.is_symlink) for e in view.tracked())]
     for name, path, is_link in rows:
         info = _stat(path, follow=False)
         row: list[object] = [name, info]
@@ -149,7 +157,7 @@ def tree_state(view: RepoView, recheck: Collection[str] = (), since: int | None 
     return TreeState(digest.hexdigest(), racy)
 
 
-def _content(path: Path) -> str:
+def _content(path: str) -> str:
     try:
         return hashlib.blake2b(read_regular(path, MAX_READ_BYTES), digest_size=16).hexdigest()
     except OSError:
