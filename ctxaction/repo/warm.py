@@ -99,7 +99,9 @@ class WarmRepos:
                     self._kept.move_to_end(key)
                     self.hits += 1
                 if kept.view.text_chars() > self.max_text_chars:
+                    # The memo's per-file entries are keyed by those texts: they go too.
                     kept.view.forget_texts()
+                    kept.view.memo = RepoMemo()
                 return kept.view
         fresh.memo = RepoMemo()
         fresh.tracked()

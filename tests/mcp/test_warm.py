@@ -136,6 +136,16 @@ def test_an_edited_config_file_takes_effect_on_a_warm_view(repo: GitRepo, tmp_pa
     assert rendered[0] != rendered[1] and warm.hits == 1
 
 
+def test_a_view_over_its_text_bound_forgets_what_it_read(repo: GitRepo) -> None:
+    warm = WarmRepos(max_text_chars=10)
+    cold = build(_opts(repo.root, TASKS[0])).rendered
+    assert build(_opts(repo.root, TASKS[0]), warm=warm).rendered == cold
+    view = warm.open(repo.root)
+    assert view.text_chars() == 0 and view.memo is not None and len(view.memo) == 0
+    assert build(_opts(repo.root, TASKS[0]), warm=warm).rendered == cold
+    assert warm.hits == 2 and warm.misses == 1
+
+
 def test_views_are_per_repository_and_bounded(make_repo: Callable[..., GitRepo]) -> None:
     repos = []
     for i in range(3):
