@@ -102,7 +102,12 @@ def _over_cap(root: Path, task: str, scratch: Path) -> dict[str, float]:
     answer = build(ws, parsed, None, "default")
     now = time.perf_counter() - start
     ranked: list[Candidate] = []
-    pipeline_build(opts, lambda *a: ranked.extend(collect(*a)) or ranked, ws.warm)
+
+    def recording(*args: Any) -> list[Candidate]:
+        ranked.extend(collect(*args))
+        return ranked
+
+    pipeline_build(opts, recording, ws.warm)
     start = time.perf_counter()
     refit = pipeline_build(capped, lambda *_: ranked, ws.warm)
     refit_seconds = time.perf_counter() - start

@@ -199,7 +199,7 @@ def test_a_partial_message_log_only_answers_what_it_can_prove(repo: GitRepo) -> 
 
 
 def test_an_over_cap_package_is_refitted_to_what_a_capped_build_gives(repo: GitRepo, tmp_path: Path) -> None:
-    big = {f"src/big_{i}.py": _module(f"session_token_{i}", 400) for i in range(12)}
+    big: dict[str, str | bytes] = {f"src/big_{i}.py": _module(f"session_token_{i}", 400) for i in range(12)}
     repo.commit(big, "bulk")
     _age(repo)
     config = tmp_path / "ctx.yaml"
