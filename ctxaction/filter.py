@@ -9,12 +9,14 @@ redacted before it is rendered: secrets become ``[REDACTED:rule-id]``, the line 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ctxaction.model import Candidate, Excluded
 from ctxaction.repo.files import MAX_FILE_BYTES, RepoView, split_lines
+from ctxaction.repo.memo import cached
 from ctxaction.secure import Detector, PathRules, bulk_personal_data, default_detector, redact_with
 from ctxaction.secure.globs import gitignore_spec
 
@@ -121,7 +123,8 @@ def read_checked(repo: RepoView, path: str) -> tuple[list[str] | None, str | Non
         return None, "binary or unreadable"
     if not text.strip():
         return None, "empty file"
-    personal = bulk_personal_data(text, path)
+    # A warm view (the MCP server) scans each file once per repository state.
+    personal = cached(repo.memo, ("personal", path, text), functools.partial(bulk_personal_data, text, path))
     if personal:
         return None, personal
     return split_lines(text), None

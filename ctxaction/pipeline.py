@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ctxaction import agents, mentions, rank
-from ctxaction.config import Config, Profile, load_config
+from ctxaction.config import Config, Profile, find_config, load_config
 from ctxaction.errors import BuildError as BuildError
 from ctxaction.filter import PathFilter, Readable, Redactor, configured_detector, filter_candidates
 from ctxaction.model import Candidate, Excluded, OmittedFile, Package, Task
@@ -27,6 +27,8 @@ from ctxaction.render import render as render_text
 from ctxaction.render.fit import TASK_LABEL, Fitter, render_fitted
 from ctxaction.repo.files import RepoError, RepoView, open_repo
 from ctxaction.repo.imports import ModuleIndex
+from ctxaction.repo.memo import cached
+from ctxaction.repo.warm import WarmRepos
 from ctxaction.sanitize import clean_task
 from ctxaction.secure import PathRules
 from ctxaction.secure.globs import gitignore_spec
@@ -93,19 +95,30 @@ def build_package(opts: BuildOptions) -> Package:
     return build(opts).package
 
 
-def build(opts: BuildOptions, ranker: Ranker = rank.collect) -> BuildResult:
+def build(opts: BuildOptions, ranker: Ranker = rank.collect, warm: WarmRepos | None = None) -> BuildResult:
     """Run the whole line and keep the candidate table. Raises BuildError, BudgetError,
     ConfigError, RepoError or TokenizerError with a one-line message. ``ranker`` is phases 1–2
-    (``bench/replay.py`` replays stored rankings through the rest of the line)."""
+    (``bench/replay.py`` replays stored rankings through the rest of the line); ``warm`` keeps
+    each repository's task-independent work between builds (the MCP server), same package."""
     try:
-        repo = open_repo(opts.repo, ref=opts.ref)
+        repo = open_repo(opts.repo, ref=opts.ref) if warm is None else warm.open(opts.repo, ref=opts.ref)
     except RepoError as exc:
         raise BuildError(str(exc)) from exc
     with repo:
         if not repo.head:
             raise BuildError(f"{repo.root} has no commits yet: commit the code to pack first")
-        config = load_config(repo.root, opts.config_path)
-        return _build(opts, repo, config, ranker)
+        return _build(opts, repo, _config(repo, opts.config_path), ranker)
+
+
+def _config(repo: RepoView, explicit: Path | None) -> Config:
+    """The configuration; parsing the defaults alone takes a tenth of a second, so a warm view
+    keeps it while the config file holds the same bytes (an unreadable file is never kept)."""
+    found = find_config(repo.root, explicit)
+    try:
+        key = ("config", str(found), found.read_bytes() if found else b"")
+    except OSError:
+        return load_config(repo.root, explicit)
+    return cached(repo.memo, key, lambda: load_config(repo.root, explicit))
 
 
 def _build(opts: BuildOptions, repo: RepoView, config: Config, ranker: Ranker) -> BuildResult:
