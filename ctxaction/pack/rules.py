@@ -19,7 +19,7 @@ import pathspec
 import yaml
 
 from ctxaction import yamlsafe
-from ctxaction.config import RuleSource
+from ctxaction.config.model import RuleSource
 from ctxaction.model import RuleFile, Skill
 from ctxaction.repo.files import RepoView, split_lines
 from ctxaction.secure.globs import gitignore_spec, valid_only
