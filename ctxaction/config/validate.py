@@ -99,7 +99,9 @@ def schema_problems(doc: Document) -> list[tuple[KeyPath, ConfigError]]:
         for path, message in _messages(error):
             if error.validator == "type":
                 typed.add(path)
-            found.setdefault(path, []).append(message)
+            messages = found.setdefault(path, [])
+            if message not in messages:  # `required` is one error per missing key
+                messages.append(message)
     out: list[tuple[KeyPath, ConfigError]] = []
     for path, messages in found.items():
         kept = [m for m in messages if m.startswith("expected ")] if path in typed else messages
