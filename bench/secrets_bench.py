@@ -156,6 +156,8 @@ def hook_speed(work: Path, tree: Path, runs: int, compare: Path | None) -> None:
     if compare is not None:
         label = f"ctxaction-secrets ({compare.name})"
         commands[label] = ([_tool("ctxaction-secrets"), *names], _env(compare))
+        env = {**_env(compare), "XDG_CACHE_HOME": str(work / "cache")}
+        commands[f"  --config ({compare.name})"] = (with_config, env)
     times: dict[str, list[float]] = {name: [] for name in commands}
     codes: dict[str, int] = {}
     for run in range(runs + 1):  # run 0 warms caches and writes bytecode; not counted
@@ -179,6 +181,8 @@ def hook_speed(work: Path, tree: Path, runs: int, compare: Path | None) -> None:
     if compare is not None:
         old = median[f"ctxaction-secrets ({compare.name})"]
         print(f"  ratio now / {compare.name} = {ours / old:.2f}")
+        now, old = median["  --config, known valid"], median[f"  --config ({compare.name})"]
+        print(f"  ratio now --config, known valid / {compare.name} --config = {now / old:.2f}")
 
 
 def _tree(work: Path, given: Path | None) -> Path:

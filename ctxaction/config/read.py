@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ctxaction.config import cache
 from ctxaction.config.source import Document, find_config, parse, read_text
 
 
@@ -27,6 +26,8 @@ def read_config(root: Path | None, explicit: Path | None = None) -> Document | N
 
 def checked(text: str, source: str) -> Document:
     """``text`` parsed and validated (unless known valid); ConfigError naming every problem."""
+    from ctxaction.config import cache  # hashlib: only when there is a file
+
     doc = parse(text, source)
     if not cache.is_valid(text):
         from ctxaction.config.validate import validate  # jsonschema: only for unknown content

@@ -8,10 +8,8 @@ version, so an editor checks a file against the schema this version validates wi
 
 from __future__ import annotations
 
-import json
-from importlib import resources
-
 from ctxaction import __version__
+from ctxaction.config.source import shipped
 
 SCHEMA_FILE = "config.schema.json"
 SCHEMA_URL = (
@@ -22,10 +20,12 @@ MODELINE = f"# yaml-language-server: $schema={SCHEMA_URL}"
 
 def schema_text() -> str:
     """The schema file's text."""
-    return (resources.files("ctxaction") / "defaults" / SCHEMA_FILE).read_text(encoding="utf-8")
+    return shipped(SCHEMA_FILE)
 
 
 def schema() -> dict[str, object]:
     """The schema as a mapping."""
+    import json  # not at import: the hook reads only the schema's text (for its cache key)
+
     value: dict[str, object] = json.loads(schema_text())
     return value

@@ -13,22 +13,41 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ctxaction.config.source import Document
 
 
-@dataclass(frozen=True)
 class SecretsConfig:
     """What the scanner takes from the config; ``max_file_size`` None keeps the scanner's cap.
-    ``source`` is the file it came from ("" without one)."""
+    ``source`` is the file it came from ("" without one). A plain class, not a dataclass: the hook
+    builds one on every run and ``dataclasses`` costs more to import than the rest of this."""
 
-    paths: tuple[str, ...] = ()
-    regexes: tuple[str, ...] = ()
-    stopwords: tuple[str, ...] = ()
-    disabled_rules: tuple[str, ...] = ()
-    max_file_size: int | None = None
-    source: str = ""
+    __slots__ = ("disabled_rules", "max_file_size", "paths", "regexes", "source", "stopwords")
+
+    def __init__(
+        self,
+        *,
+        paths: tuple[str, ...] = (),
+        regexes: tuple[str, ...] = (),
+        stopwords: tuple[str, ...] = (),
+        disabled_rules: tuple[str, ...] = (),
+        max_file_size: int | None = None,
+        source: str = "",
+    ) -> None:
+        self.paths, self.regexes, self.stopwords = paths, regexes, stopwords
+        self.disabled_rules, self.max_file_size, self.source = disabled_rules, max_file_size, source
+
+    def _fields(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SecretsConfig) and self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        return f"SecretsConfig({shown})"
 
 
 def _strings(value: object) -> tuple[str, ...]:

@@ -1,13 +1,13 @@
 """Where ``context-packages.yaml`` is, and its values with the line of every key.
 
-Nothing here validates (see :mod:`ctxaction.config.validate`) and PyYAML is imported only when
-there is a file to parse, so a hook run in a repository without a config file stays cheap.
+Nothing here validates (see :mod:`ctxaction.config.validate`). The pre-commit hook imports this
+module on every run, so it brings in nothing a run without a config file does not need: PyYAML
+only when there is a file to parse, and no ``dataclasses`` or ``importlib.resources`` (which load
+``inspect``, ``tempfile`` and more, a tenth of a hook run).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 from ctxaction.errors import ConfigError, KeyPath
@@ -21,15 +21,17 @@ LOOKUP = (".github/context-packages.yaml", "context-packages.yaml")
 BUILTIN = "<built-in defaults>"
 
 
-@dataclass(frozen=True)
+DEFAULTS = Path(__file__).resolve().parent.parent / "defaults"
+
+
 class Document:
     """One config file: its text, its plain values (as YAML typed them: unchecked) and the
     1-based line of every key path."""
 
-    source: str
-    text: str
-    data: dict[str, object]
-    lines: dict[KeyPath, int]
+    __slots__ = ("data", "lines", "source", "text")
+
+    def __init__(self, source: str, text: str, data: dict[str, object], lines: dict[KeyPath, int]) -> None:
+        self.source, self.text, self.data, self.lines = source, text, data, lines
 
     def line(self, path: KeyPath) -> int | None:
         """The line of ``path``, else of its nearest parent that has one."""
@@ -70,9 +72,14 @@ def read_text(path: Path) -> str:
         raise ConfigError(str(path), "", None, f"cannot read: {exc.strerror or exc}") from exc
 
 
+def shipped(name: str) -> str:
+    """A file of ``ctxaction/defaults`` (package data, installed as plain files)."""
+    return (DEFAULTS / name).read_text(encoding="utf-8")
+
+
 def default_text() -> str:
     """The commented default configuration shipped in the package."""
-    return (resources.files("ctxaction") / "defaults" / DEFAULT_FILE).read_text(encoding="utf-8")
+    return shipped(DEFAULT_FILE)
 
 
 def parse(text: str, source: str) -> Document:
