@@ -2,10 +2,11 @@
 change instead of once per commit (importing ``jsonschema`` alone costs more than the rest of a
 hook run).
 
-An entry is an empty file named by the SHA-256 of the ctxaction version, the schema and the
-config text, in ``$XDG_CACHE_HOME/ctxaction/valid-config`` (default ``~/.cache``). Entries are
-created with ``O_EXCL | O_NOFOLLOW`` inside a folder opened with ``O_NOFOLLOW``, so nothing is
-ever written through a symlink; a cache that cannot be read or written only costs a validation.
+An entry is an empty file named by the SHA-256 of the ctxaction version, the schema, the
+built-in defaults (a file is checked merged over them) and the config text, in
+``$XDG_CACHE_HOME/ctxaction/valid-config`` (default ``~/.cache``). Entries are created with
+``O_EXCL | O_NOFOLLOW`` inside a folder opened with ``O_NOFOLLOW``, so nothing is ever written
+through a symlink; a cache that cannot be read or written only costs a validation.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathlib import Path
 
 from ctxaction import __version__
 from ctxaction.config.schema import schema_text
+from ctxaction.config.source import default_text
 
 FOLDER = "valid-config"
 MAX_ENTRIES = 64  # older entries are dropped past this (one per config edit: a few hundred bytes each)
@@ -33,9 +35,9 @@ def folder() -> Path:
 
 
 def key(text: str) -> str:
-    """The entry name for a config text (valid for this version and schema only)."""
+    """The entry name for a config text (valid for this version, schema and defaults only)."""
     digest = hashlib.sha256()
-    for part in (__version__, schema_text(), text):
+    for part in (__version__, schema_text(), default_text(), text):
         digest.update(part.encode("utf-8", "surrogatepass"))
         digest.update(b"\0")
     return digest.hexdigest()
