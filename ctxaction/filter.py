@@ -12,8 +12,8 @@ from __future__ import annotations
 import functools
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
+from ctxaction.config.secrets import SecretsConfig
 from ctxaction.model import Candidate, Excluded
 from ctxaction.repo.files import MAX_FILE_BYTES, RepoView, split_lines
 from ctxaction.repo.memo import cached
@@ -71,13 +71,12 @@ class Redactor:
         ]
 
 
-def configured_detector(root: Path, config_path: Path | None) -> Detector:
-    """The secret detector with the ``secrets:`` section of the repository's config applied."""
+def configured_detector(section: SecretsConfig) -> Detector:
+    """The secret detector with the config's ``secrets:`` section applied."""
     from ctxaction.secure.rules import ALL_RULES
-    from ctxaction.secure.settings import load_settings
+    from ctxaction.secure.settings import settings_of
 
-    settings = load_settings(root, config_path)
-    return Detector(ALL_RULES, settings.allowlist) if settings.source else default_detector()
+    return Detector(ALL_RULES, settings_of(section).allowlist) if section.source else default_detector()
 
 
 class PathFilter:

@@ -30,7 +30,7 @@ from ctxaction.repo.warm import WarmRepos
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
-    from ctxaction.config import Profile
+    from ctxaction.config.model import Profile
     from ctxaction.pipeline import BuildResult
     from ctxaction.repo.files import RepoView
 
