@@ -14,6 +14,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ctxaction.config.secrets import SecretsConfig
 from ctxaction.model import Candidate, Excluded
 from ctxaction.repo.files import MAX_FILE_BYTES, RepoView, split_lines
 from ctxaction.repo.memo import cached
@@ -71,19 +72,18 @@ class Redactor:
         ]
 
 
-def configured_detector(root: Path, config_path: Path | None) -> Detector:
-    """The secret detector with the ``secrets:`` section of the repository's config applied."""
+def configured_detector(section: SecretsConfig) -> Detector:
+    """The secret detector with the config's ``secrets:`` section applied."""
     from ctxaction.secure.rules import ALL_RULES
-    from ctxaction.secure.settings import load_settings
+    from ctxaction.secure.settings import settings_of
 
-    settings = load_settings(root, config_path)
-    return Detector(ALL_RULES, settings.allowlist) if settings.source else default_detector()
+    return Detector(ALL_RULES, settings_of(section).allowlist) if section.source else default_detector()
 
 
 def sensitive_paths(root: Path, config_path: Path | None) -> PathRules:
     """The repository's sensitive-path rules: built-in patterns, the config's ``sensitive_paths``
     and ``.contextignore`` (what the packager refuses, every reader of files refuses too)."""
-    from ctxaction.config import load_config
+    from ctxaction.config.load import load_config
 
     return PathRules.from_repo(root, load_config(root, config_path).sensitive_paths)
 

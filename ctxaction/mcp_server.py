@@ -32,7 +32,7 @@ from ctxaction.text.fences import fence_for
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
-    from ctxaction.config import Profile
+    from ctxaction.config.model import Profile
     from ctxaction.pipeline import BuildResult
     from ctxaction.repo.files import RepoView
 

@@ -15,7 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ctxaction import agents, mentions, rank
-from ctxaction.config import Config, Profile, find_config, load_config
+from ctxaction.config.load import load_config
+from ctxaction.config.model import Config, Profile
+from ctxaction.config.source import find_config
 from ctxaction.errors import BuildError as BuildError
 from ctxaction.filter import PathFilter, Readable, Redactor, configured_detector, filter_candidates
 from ctxaction.model import Candidate, Excluded, OmittedFile, Package, Task
@@ -130,7 +132,7 @@ def _build(opts: BuildOptions, repo: RepoView, config: Config, ranker: Ranker) -
         raise BudgetError(f"budget must be a positive number of tokens, got {total}")
     sections = profile.budget.sections(total)
     warnings = _repo_warnings(repo) + report.warnings()
-    redactor = Redactor(configured_detector(repo.root, opts.config_path))
+    redactor = Redactor(configured_detector(config.secrets))
     task = dataclasses.replace(
         task, title=redactor(task.title, TASK_LABEL), body=redactor(task.body, TASK_LABEL)
     )

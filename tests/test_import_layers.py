@@ -24,9 +24,6 @@ ROOT = "ctxaction"
 LAYERS = {"github": 5, "render": 4, "pack": 3, "rank": 2, "repo": 1}
 # The shared plain-text jobs sit below everything: they import nothing of ctxaction but themselves.
 FOUNDATION = "text"
-# Circles another part of the work removes (issue 13, h-config): listed so that this test fails
-# on any other circle; an entry that is no longer a circle fails too, so the list only shrinks.
-KNOWN_CIRCLES: set[frozenset[str]] = {frozenset({"ctxaction.agents", "ctxaction.config"})}
 
 
 def _modules() -> dict[str, tuple[Path, bool]]:
@@ -165,11 +162,8 @@ def test_the_circle_finder_finds_circles() -> None:
 
 
 def test_no_import_circles() -> None:
-    found = set(circles(import_graph()))
-    unexpected = sorted(sorted(c) for c in found - KNOWN_CIRCLES)
-    assert not unexpected, f"import circles: {unexpected}"
-    gone = sorted(sorted(c) for c in KNOWN_CIRCLES - found)
-    assert not gone, f"no longer circles, remove them from KNOWN_CIRCLES: {gone}"
+    found = sorted(sorted(c) for c in circles(import_graph()))
+    assert found == [], f"import circles: {found}"
 
 
 def test_layers_only_point_down() -> None:

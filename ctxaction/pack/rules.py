@@ -20,7 +20,7 @@ import pathspec
 import yaml
 
 from ctxaction import yamlsafe
-from ctxaction.config import RuleSource
+from ctxaction.config.model import RuleSource
 from ctxaction.model import RuleFile, Skill
 from ctxaction.repo.files import RepoView, split_lines
 from ctxaction.repo.memo import RepoMemo, cached

@@ -34,7 +34,7 @@ _NAMED = ("path_mention", "stack_frame", "pr_changed")
 
 
 class RankProfile(Protocol):
-    """What ranking needs from a profile (``ctxaction.config.Profile`` satisfies it)."""
+    """What ranking needs from a profile (``ctxaction.config.model.Profile`` satisfies it)."""
 
     @property
     def scoring(self) -> Mapping[str, float]: ...

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ctxaction.config import load_config
+from ctxaction.config.load import load_config
 from ctxaction.model import Candidate, Task
 from ctxaction.rank import DEFAULT_WEIGHTS, collect
 from ctxaction.rank.scoring import parts

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ctxaction.agents import AgentPreset, get_preset
-from ctxaction.config import load_config
+from ctxaction.config.load import load_config
 
 
 def resolve_preset(workspace: Path, config: Path | None, agent: str) -> AgentPreset:
