@@ -11,11 +11,14 @@ import argparse
 import difflib
 import re
 import sys
+import textwrap
 from collections.abc import Iterable, Sequence
 from typing import Any, NoReturn
 
 from ctxaction.console import QUIET_HELP, VERBOSE_HELP, Style, wants_color
 
+# Help text width: what argparse uses on an 80-column terminal.
+WIDTH = 78
 _UNKNOWN_COMMAND = re.compile(r"^argument [A-Z]+: (unknown command)")
 
 
@@ -25,8 +28,10 @@ def helpful(description: str, examples: Sequence[tuple[str, str]]) -> dict[str, 
     lines = ["examples:"]
     for command, what in examples:
         lines += [f"  # {what}", f"  {command}"]
+    # The raw formatter keeps the examples' layout, so the description is wrapped here.
+    text = "\n".join(textwrap.fill(line, WIDTH) if line else "" for line in description.split("\n"))
     return {
-        "description": description,
+        "description": text,
         "epilog": "\n".join(lines),
         "formatter_class": argparse.RawDescriptionHelpFormatter,
     }

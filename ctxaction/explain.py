@@ -29,6 +29,8 @@ _LEAD = 13
 _GAP = 2
 # A decision column this wide at most: the path gets the rest.
 _DECISION = 30
+# Narrower than this, continuation lines are not aligned after their label.
+_ALIGNED = 80
 _NBSP = "\u00a0"
 _MARKER = re.compile(r"\[REDACTED:[^\]\s]*\]")
 # Characters JSON may carry raw but a terminal would act on (bidi overrides, line separators, C1).
@@ -104,11 +106,11 @@ class _Layout:
             f"{data['candidate_count']} candidates",
         ]
         # No-break spaces keep each part whole: textwrap breaks only at ASCII whitespace.
-        glued = " · ".join(part.replace(" ", _NBSP) for part in summary)
+        glued = f"{_NBSP}· ".join(part.replace(" ", _NBSP) for part in summary)
         self.lines += [line.replace(_NBSP, " ") for line in self.wrap(glued, 0)]
         self.lines.append("")
         rows = data["candidates"]
-        longest = max((len(printable(r["decision"])) for r in rows), default=8)
+        longest = max([len("decision"), *(len(printable(r["decision"])) for r in rows)])
         decision_width = min(_DECISION, longest, (self.width - _LEAD - _GAP) // 2)
         path_width = self.width - _LEAD - decision_width - _GAP
         header = f"{'#':>3}  {'score':>6}  {'decision':<{decision_width}}  file"
@@ -135,11 +137,17 @@ class _Layout:
             self.lines.append(f"{lead}{cell}  {where}".rstrip())
         signals = ", ".join(f"{name}{_NBSP}{value:.2f}" for name, value in row["signals"].items())
         if signals:
-            wrapped = self.wrap(f"{'':>{_LEAD}}signals: {signals}", _LEAD + 9)
+            wrapped = self.wrap(f"{'':>{_LEAD}}signals: {signals}", self.hanging("signals: "))
             self.lines += [line.replace(_NBSP, " ") for line in wrapped]
         if row["reasons"]:
             most = None if self.verbose else 2
-            self.lines += self.wrap(f"{'':>{_LEAD}}why: {'; '.join(row['reasons'])}", _LEAD + 5, most=most)
+            why = f"{'':>{_LEAD}}why: {'; '.join(row['reasons'])}"
+            self.lines += self.wrap(why, self.hanging("why: "), most=most)
+
+    def hanging(self, label: str) -> int:
+        """Continuation indent under a row's ``label``: aligned with its text, or only slightly
+        in on a narrow terminal, where every column counts."""
+        return _LEAD + (len(label) if self.width >= _ALIGNED else 2)
 
     def wrap(self, text: str, indent: int, *, most: int | None = None) -> list[str]:
         """``text`` (escaped) in lines of the width, continuation lines indented by ``indent``;

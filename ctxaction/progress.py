@@ -65,7 +65,7 @@ def seconds(value: float) -> str:
 
 def _columns(stream: TextIO) -> int:
     try:
-        return os.get_terminal_size(stream.fileno()).columns
+        return os.get_terminal_size(stream.fileno()).columns or 80  # a new pty says 0
     except (OSError, ValueError, AttributeError):
         return 80
 
