@@ -8,17 +8,13 @@ only (argparse and difflib are loaded when a parser is built, not by the hook's 
 from __future__ import annotations
 
 import argparse
-import difflib
 import re
 import sys
-import textwrap
 from collections.abc import Iterable, Sequence
 from typing import Any, NoReturn
 
 from ctxaction.console import QUIET_HELP, VERBOSE_HELP, Style, wants_color
 
-# Help text width: what argparse uses on an 80-column terminal.
-WIDTH = 78
 _UNKNOWN_COMMAND = re.compile(r"^argument [A-Z]+: (unknown command)")
 
 
@@ -28,17 +24,24 @@ def helpful(description: str, examples: Sequence[tuple[str, str]]) -> dict[str, 
     lines = ["examples:"]
     for command, what in examples:
         lines += [f"  # {what}", f"  {command}"]
-    # The raw formatter keeps the examples' layout, so the description is wrapped here.
-    text = "\n".join(textwrap.fill(line, WIDTH) if line else "" for line in description.split("\n"))
-    return {
-        "description": text,
-        "epilog": "\n".join(lines),
-        "formatter_class": argparse.RawDescriptionHelpFormatter,
-    }
+    return {"description": description, "epilog": "\n".join(lines), "formatter_class": HelpFormatter}
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Examples exactly as written; the description wrapped to the terminal line by line (its
+    line breaks kept, unlike argparse's default formatter, which joins them)."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if text.startswith("examples:"):
+            return super()._fill_text(text, width, indent)
+        fill = argparse.HelpFormatter._fill_text
+        return "\n".join(fill(self, line, width, indent) if line else "" for line in text.split("\n"))
 
 
 def suggestion(word: str, choices: Iterable[str]) -> str:
     """``; did you mean 'X'?`` for the closest of ``choices``, or nothing."""
+    import difflib  # only on a mistake
+
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
     return f"; did you mean {close[0]!r}?" if close else ""
 
@@ -54,7 +57,7 @@ class Parser(argparse.ArgumentParser):
         text = printable(redact_text(_UNKNOWN_COMMAND.sub(r"\1", " ".join(message.split()))))
         style = Style(wants_color(sys.stderr))
         hint = style(f"(see {self.prog} --help)", "dim")
-        print(f"{style(self.prog + ':', 'error')} {text} {hint}", file=sys.stderr)
+        print(f"{self.prog}: {style('error:', 'error')} {text} {hint}", file=sys.stderr)
         raise SystemExit(2)
 
     def _check_value(self, action: argparse.Action, value: Any) -> None:

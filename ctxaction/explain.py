@@ -179,7 +179,8 @@ def _wrap(text: str, width: int) -> list[str]:
 
 
 def _split_path(path: str, width: int) -> list[str]:
-    """``path`` over lines of ``width``, broken after a ``/``; a longer part is cut."""
+    """``path`` over lines of ``width``, broken after a ``/``; a longer part is broken where it
+    must, never inside a redaction marker."""
     lines: list[str] = []
     current = ""
     for part in re.findall(r"[^/]*/|[^/]+$", path) or [path]:
@@ -187,8 +188,21 @@ def _split_path(path: str, width: int) -> list[str]:
             lines.append(current)
             current = ""
         current += part
+        while len(current) > width:
+            end = _break(current, width)
+            lines.append(current[:end])
+            current = current[end:]
     lines.append(current)
-    return [_cut(line, width) for line in lines]
+    return [_cut(line, width) for line in lines if line]
+
+
+def _break(text: str, width: int) -> int:
+    """Where to break ``text`` to fit ``width``: before a marker the break would split; after one
+    that opens the text and is wider than a line (:func:`_cut` then shows it as ``…``)."""
+    for marker in _MARKER.finditer(text):
+        if marker.start() < width < marker.end():
+            return marker.start() or marker.end()
+    return width
 
 
 def _cut(text: str, width: int) -> str:

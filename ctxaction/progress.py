@@ -11,9 +11,11 @@ stderr only: stdout carries the package.
 from __future__ import annotations
 
 import os
-import threading
 import time
-from typing import Protocol, TextIO
+from typing import TYPE_CHECKING, Protocol, TextIO
+
+if TYPE_CHECKING:
+    import threading
 
 STAGES = ("task", "candidates", "scores", "filter", "budget", "render", "deliver")
 # Seconds between redraws of the live line: often enough to see time pass, rare enough to cost
@@ -119,6 +121,8 @@ class LiveProgress:
     thread every :data:`TICK` seconds and erased when the build ends or a message is printed."""
 
     def __init__(self, stream: TextIO, prefix: str) -> None:
+        import threading  # only a terminal run pays for it (the hook's `scan` does not)
+
         self.stream = stream
         self.prefix = prefix
         self._lock = threading.Lock()
@@ -138,6 +142,8 @@ class LiveProgress:
             self._since = time.monotonic()
             self._draw()
         if self._thread is None and not self._stop.is_set():
+            import threading
+
             self._thread = threading.Thread(target=self._run, name="ctxaction-progress", daemon=True)
             self._thread.start()
 

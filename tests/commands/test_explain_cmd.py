@@ -143,4 +143,7 @@ def test_cutting_never_splits_a_marker() -> None:
         assert ("[REDACTED:generic-secret]" in cut) or ("[REDACTED" not in cut and "secret]" not in cut)
     assert _cut(text, 100) == text
     assert all(len(line) <= 12 for line in _wrap(text, 12))
-    assert _split_path("a/bb/ccc/dddd.py", 6) == ["a/bb/", "ccc/", "dddd.py"[:5] + "…"]
+    assert _split_path("a/bb/ccc/dddd.py", 6) == ["a/bb/", "ccc/", "dddd.p", "y"]
+    assert _split_path("a/x[REDACTED:generic-secret]y.py", 12) == ["a/", "x", "…", "y.py"]
+    assert _split_path("ab[REDACTED:k]cd", 14) == ["ab[REDACTED:k]", "cd"]
+    assert _split_path("ab[REDACTED:k]cd", 8) == ["ab", "…", "cd"]
