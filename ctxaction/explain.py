@@ -37,8 +37,13 @@ _MARKER = re.compile(r"\[REDACTED:[^\]\s]*\]")
 _JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
-def facts(result: BuildResult, limit: int = 40) -> dict[str, Any]:
-    """The explanation as plain data: the ``--format json`` document (README, "explain")."""
+def facts(result: BuildResult, limit: int = 40, digits: int | None = 4) -> dict[str, Any]:
+    """The explanation as plain data: the ``--format json`` document (README, "explain"), scores
+    rounded to ``digits`` places (None: as computed, which the table rounds to its own)."""
+
+    def rounded(value: float) -> float:
+        return value if digits is None else round(value, digits)
+
     package = result.package
     rows = []
     for rank, candidate in enumerate(result.candidates[: max(limit, 0)], start=1):
@@ -47,9 +52,9 @@ def facts(result: BuildResult, limit: int = 40) -> dict[str, Any]:
             {
                 "rank": rank,
                 "path": redact_text(candidate.path),
-                "score": round(candidate.score, 4),
+                "score": rounded(candidate.score),
                 "decision": redact_text(result.decisions.get(candidate.path, "")),
-                "signals": {name: round(value, 4) for name, value in signals.items() if value},
+                "signals": {name: rounded(value) for name, value in signals.items() if value},
                 "reasons": [redact_text(reason) for reason in candidate.reasons],
             }
         )
@@ -85,7 +90,7 @@ def table(
     """The candidate table, ``width`` columns wide (default: the terminal's, else
     :data:`FALLBACK_WIDTH`). Reasons take two lines at most unless ``verbose``."""
     width = max(40, width or shutil.get_terminal_size((FALLBACK_WIDTH, 24)).columns)
-    return _Layout(facts(result, limit), width, verbose, Style(color)).text()
+    return _Layout(facts(result, limit, digits=None), width, verbose, Style(color)).text()
 
 
 class _Layout:
