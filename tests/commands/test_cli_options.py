@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import argparse
 import ast
 import re
 import shlex
@@ -18,17 +19,19 @@ from tests.gitrepo import GitRepo
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = Path(sys.executable).parent
-COMMANDS = (
-    ["build"],
-    ["explain"],
-    ["config"],
-    ["config", "show"],
-    ["config", "init"],
-    ["scan"],
-    ["hook"],
-    ["action"],
-    ["mcp"],
-)
+
+
+def command_paths(parser: argparse.ArgumentParser, words: tuple[str, ...] = ()) -> list[list[str]]:
+    """Every command and subcommand the real parser holds (``["config", "show"]`` …)."""
+    found: list[list[str]] = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                found += [[*words, name], *command_paths(sub, (*words, name))]
+    return found
+
+
+COMMANDS = command_paths(build_parser())
 SOURCE = "def parse_date(text):\n    return text.split('-')\n"
 
 
@@ -48,6 +51,12 @@ def described(text: str) -> tuple[str, list[str]]:
         line.strip() for line in examples.splitlines() if line.strip() and not line.strip().startswith("#")
     ]
     return description, commands
+
+
+def test_every_command_is_covered() -> None:
+    assert {"build", "explain", "config show", "config init", "scan", "hook", "action", "mcp"} <= {
+        " ".join(words) for words in COMMANDS
+    }
 
 
 @pytest.mark.parametrize("words", COMMANDS, ids=" ".join)
