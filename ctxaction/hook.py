@@ -151,7 +151,10 @@ def _parse_slow(argv: Sequence[str]) -> _Args:
         "--baseline", type=Path, metavar="FILE", help="ignore findings listed in this baseline"
     )
     parser.add_argument("--config", type=Path, help="config file (default: context-packages.yaml lookup)")
-    return parser.parse_args(argv, namespace=_Args())
+    args, extras = parser.parse_known_args(argv, namespace=_Args())
+    if extras:
+        parser.reject_unknown(extras)
+    return args
 
 
 def main(argv: Sequence[str] | None = None) -> int:

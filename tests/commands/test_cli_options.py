@@ -125,6 +125,14 @@ def test_typos_get_one_line_with_the_closest_name(
     assert "Traceback" not in err and "usage:" not in err
 
 
+def test_the_secrets_hook_suggests_too() -> None:
+    proc = subprocess.run(
+        [str(SCRIPTS / "ctxaction-secrets"), "--pre-psh"], capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "did you mean '--pre-push'?" in proc.stderr
+
+
 def test_a_mistyped_option_never_echoes_its_value(capsys: pytest.CaptureFixture[str]) -> None:
     value = "ghp_" + "Zq8x" * 9
     with pytest.raises(SystemExit):

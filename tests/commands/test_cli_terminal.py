@@ -164,3 +164,27 @@ def test_console_reporters_by_mode() -> None:
         live = Console(stream=tty, env={}).progress("build")
         assert type(live).__name__ == "LiveProgress"
         live.close()
+
+
+def test_the_pipeline_names_its_stages_to_the_reporter(repo: GitRepo) -> None:
+    from ctxaction.pipeline import BuildOptions, build
+    from ctxaction.task import parse_issue_text
+
+    class Recorder:
+        def __init__(self) -> None:
+            self.calls: list[str] = []
+
+        def stage(self, name: str) -> None:
+            self.calls.append(name)
+
+        def pause(self) -> None:
+            self.calls.append("pause")
+
+        def close(self) -> None:
+            self.calls.append("close")
+
+    task = parse_issue_text("parse_date fails\n\nparse_date in lib/dates.py breaks.\n")
+    recorder = Recorder()
+    with_progress = build(BuildOptions(repo=repo.root, task=task), progress=recorder)
+    assert recorder.calls == ["candidates", "scores", "filter", "budget", "render"]
+    assert with_progress.rendered == build(BuildOptions(repo=repo.root, task=task)).rendered
