@@ -15,7 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ctxaction import agents, mentions, rank
-from ctxaction.config import Config, Profile, load_config
+from ctxaction.config.load import load_config
+from ctxaction.config.model import Config, Profile
+from ctxaction.config.source import find_config
 from ctxaction.errors import BuildError as BuildError
 from ctxaction.filter import PathFilter, Readable, Redactor, configured_detector, filter_candidates
 from ctxaction.model import Candidate, Excluded, OmittedFile, Package, Task
@@ -28,6 +30,8 @@ from ctxaction.rank.resolve import resolve_path
 from ctxaction.render import render as render_text
 from ctxaction.repo.files import RepoError, RepoView, open_repo
 from ctxaction.repo.imports import ModuleIndex
+from ctxaction.repo.memo import cached
+from ctxaction.repo.warm import WarmRepos
 from ctxaction.sanitize import clean_task
 from ctxaction.secure import PathRules
 from ctxaction.secure.globs import gitignore_spec
@@ -95,21 +99,35 @@ def build_package(opts: BuildOptions) -> Package:
 
 
 def build(
-    opts: BuildOptions, ranker: Ranker = rank.collect, progress: Progress = NO_PROGRESS
+    opts: BuildOptions,
+    ranker: Ranker = rank.collect,
+    warm: WarmRepos | None = None,
+    progress: Progress = NO_PROGRESS,
 ) -> BuildResult:
     """Run the whole line and keep the candidate table. Raises BuildError, BudgetError,
     ConfigError, RepoError or TokenizerError with a one-line message. ``ranker`` is phases 1–2
-    (``bench/replay.py`` replays stored rankings through the rest of the line); ``progress`` is
-    told when each stage starts (the CLI shows it on a terminal)."""
+    (``bench/replay.py`` replays stored rankings through the rest of the line); ``warm`` keeps
+    each repository's task-independent work between builds (the MCP server), same package;
+    ``progress`` is told when each stage starts (the CLI shows it on a terminal)."""
     try:
-        repo = open_repo(opts.repo, ref=opts.ref)
+        repo = open_repo(opts.repo, ref=opts.ref) if warm is None else warm.open(opts.repo, ref=opts.ref)
     except RepoError as exc:
         raise BuildError(str(exc)) from exc
     with repo:
         if not repo.head:
             raise BuildError(f"{repo.root} has no commits yet: commit the code to pack first")
-        config = load_config(repo.root, opts.config_path)
-        return _build(opts, repo, config, ranker, progress)
+        return _build(opts, repo, _config(repo, opts.config_path), ranker, progress)
+
+
+def _config(repo: RepoView, explicit: Path | None) -> Config:
+    """The configuration; parsing the defaults alone takes a tenth of a second, so a warm view
+    keeps it while the config file holds the same bytes (an unreadable file is never kept)."""
+    found = find_config(repo.root, explicit)
+    try:
+        key = ("config", str(found), found.read_bytes() if found else b"")
+    except OSError:
+        return load_config(repo.root, explicit)
+    return cached(repo.memo, key, lambda: load_config(repo.root, explicit))
 
 
 def _build(
@@ -123,7 +141,7 @@ def _build(
         raise BudgetError(f"budget must be a positive number of tokens, got {total}")
     sections = profile.budget.sections(total)
     warnings = _repo_warnings(repo) + report.warnings()
-    redactor = Redactor(configured_detector(repo.root, opts.config_path))
+    redactor = Redactor(configured_detector(config.secrets))
     task = dataclasses.replace(
         task, title=redactor(task.title, TASK_LABEL), body=redactor(task.body, TASK_LABEL)
     )

@@ -8,13 +8,14 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ctxaction.errors import ConfigError
 from ctxaction.errors import ScanUsageError as ScanUsageError
 from ctxaction.secure import baseline as baseline_file
 from ctxaction.secure.detect import Detector
 from ctxaction.secure.report import render, summary
 from ctxaction.secure.rules import ALL_RULES
 from ctxaction.secure.run import Located, Outcome, scan_blobs
-from ctxaction.secure.settings import SettingsError, load_settings
+from ctxaction.secure.settings import load_settings
 from ctxaction.secure.sources import Blob, SourceError, diff, diff_ends, files, repo_root, staged
 
 TYPE_CHECKING = False
@@ -74,7 +75,7 @@ def execute(opts: ScanOptions) -> int:
     """Run a scan and print the report: 1 when secrets were found, 0 when clean, 2 on bad usage."""
     try:
         outcome = collect(opts)
-    except (SourceError, SettingsError, baseline_file.BaselineError) as exc:
+    except (SourceError, ConfigError, baseline_file.BaselineError) as exc:
         raise ScanUsageError(str(exc)) from None
     if opts.update_baseline:
         assert opts.baseline is not None
