@@ -31,7 +31,8 @@ class ScanOptions:
 
     ``history`` selects commits whose added lines are scanned (``scan --history``, pushes);
     ``only`` restricts a staged scan to these repository paths (the hook's file arguments);
-    ``root`` is the repository when the caller has already found it (saves a git process).
+    ``root`` is the repository when the caller has already found it (saves a git process);
+    ``quiet`` leaves out the summary and "wrote" lines on stderr (``ctxaction --quiet scan``).
     """
 
     def __init__(
@@ -51,6 +52,7 @@ class ScanOptions:
         only: list[str] | None = None,
         cwd: Path | None = None,
         root: Path | None = None,
+        quiet: bool = False,
     ) -> None:
         self.paths = list(paths or [])
         self.staged = staged
@@ -66,6 +68,7 @@ class ScanOptions:
         self.only = only
         self.cwd = cwd or Path.cwd()
         self.root = root
+        self.quiet = quiet
 
 
 def execute(opts: ScanOptions) -> int:
@@ -83,7 +86,8 @@ def execute(opts: ScanOptions) -> int:
                 for item in outcome.findings
             ),
         )
-        print(f"ctxaction: wrote {count} finding(s) to baseline {opts.baseline}", file=sys.stderr)
+        if not opts.quiet:
+            print(f"ctxaction: wrote {count} finding(s) to baseline {opts.baseline}", file=sys.stderr)
         return 0
     report = render(outcome, opts.fmt)
     if opts.output is not None:
@@ -92,7 +96,8 @@ def execute(opts: ScanOptions) -> int:
         write_atomic(opts.output, report)
     elif report:
         sys.stdout.write(report)
-    sys.stderr.write(summary(outcome))
+    if not opts.quiet:
+        sys.stderr.write(summary(outcome))
     return 1 if outcome.findings else 0
 
 
