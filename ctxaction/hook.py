@@ -21,7 +21,6 @@ at its own folder. A ``ctxaction/hook.py`` committed to the repository is never 
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -228,10 +227,9 @@ def _is_sha(text: str) -> bool:
 
 
 def _has_commit(root: Path, sha: str) -> bool:
-    proc = subprocess.run(
-        ["git", "cat-file", "-e", f"{sha}^{{commit}}"], cwd=root, capture_output=True, check=False
-    )
-    return proc.returncode == 0
+    from ctxaction.repo import git
+
+    return git.run_capture(root, ["cat-file", "-e", f"{sha}^{{commit}}"], inherit_repo=True)[0] == 0
 
 
 def _repo_path(root: Path, cwd: Path, name: str) -> str:
@@ -245,12 +243,13 @@ def _repo_path(root: Path, cwd: Path, name: str) -> str:
 
 def hooks_dir(cwd: Path) -> Path:
     """The hooks folder git uses here (``core.hooksPath``, worktrees and ``$GIT_DIR`` honoured)."""
-    proc = subprocess.run(
-        ["git", "rev-parse", "--git-path", "hooks"], cwd=cwd, capture_output=True, check=False
-    )
-    if proc.returncode != 0:
+    from ctxaction.repo import git
+
+    args = ["rev-parse", "--git-path", "hooks"]
+    code, out, _ = git.run_capture(cwd, args, inherit_repo=True, keep_hooks=True)
+    if code != 0:
         raise HookError(f"{cwd}: not a git repository (run `ctxaction hook install` inside one)")
-    path = Path(proc.stdout.decode("utf-8", "replace").strip())
+    path = Path(out.decode("utf-8", "replace").strip())
     return path if path.is_absolute() else cwd / path
 
 
@@ -283,6 +282,8 @@ def install(cwd: Path, python: str = sys.executable, *, pre_push: bool = False) 
 
 def _imports_isolated(python: str) -> bool:
     """Whether ``python -I`` (the shim's way of starting it) can import the hook."""
+    import subprocess
+
     try:
         proc = subprocess.run(
             [python, "-I", "-c", "import ctxaction.hook"], capture_output=True, check=False, timeout=60

@@ -9,12 +9,13 @@ overridden on the command line.
 from __future__ import annotations
 
 import os
-import subprocess
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from ctxaction.errors import SourceError as SourceError
 from ctxaction.readfile import FileTooLarge, is_regular, read_regular
+from ctxaction.repo import git
+from ctxaction.repo.git import RepoError
 from ctxaction.secure.lazyre import LazyPattern
 
 DEFAULT_MAX_BYTES = 2_000_000
@@ -66,20 +67,13 @@ class Blob:
         return f"Blob({self.path!r}, lines={self.lines!r}, note={self.note!r})"
 
 
-def _git(root: Path | None, *args: str, stdin: bytes | None = None) -> bytes:
-    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
-    proc = subprocess.run(
-        ["git", "-c", "core.quotePath=false", *args],
-        cwd=root,
-        input=stdin,
-        capture_output=True,
-        env=env,
-        check=False,
-    )
-    if proc.returncode != 0:
-        message = proc.stderr.decode("utf-8", "replace").strip().split("\n")[-1]
-        raise SourceError(f"git {args[0]} failed: {message}")
-    return proc.stdout
+def _git(root: Path, *args: str) -> bytes:
+    """``git args`` in ``root`` through the door (in the repository and index git points us at),
+    its failure told as a :class:`SourceError`."""
+    try:
+        return git.run_bytes(root, args, timeout=None, inherit_repo=True)[1]
+    except RepoError as exc:
+        raise SourceError(str(exc)) from None
 
 
 def repo_root(start: Path) -> Path | None:
@@ -107,25 +101,6 @@ def decode(data: bytes, path: str, max_bytes: int) -> tuple[str | None, str]:
 
     text = decode_text(data)
     return (text, "") if text is not None else (None, "skipped: binary")
-
-
-def _read_blobs(root: Path, shas: Sequence[str]) -> dict[str, bytes]:
-    """Object contents by sha, in one ``git cat-file --batch`` process."""
-    if not shas:
-        return {}
-    out = _git(root, "cat-file", "--batch", stdin="".join(f"{sha}\n" for sha in shas).encode())
-    blobs: dict[str, bytes] = {}
-    pos = 0
-    for sha in shas:
-        end = out.index(b"\n", pos)
-        header = out[pos:end].split()
-        pos = end + 1
-        if len(header) < 3 or header[1] == b"missing":
-            continue
-        size = int(header[2])
-        blobs[sha] = out[pos : pos + size]
-        pos += size + 1
-    return blobs
 
 
 class _Change:
@@ -230,7 +205,26 @@ def _blobs_from_diff(
     only: set[str] | None,
     max_bytes: int,
 ) -> DiffBlobs:
-    all_changes, added = _diff(root, diff_args, patch=not all_lines)
+    # cat-file starts before the diff runs, so its start-up overlaps the diff's.
+    cat = git.CatFile(root, inherit_repo=True)
+    try:
+        cat.start()
+        all_changes, added = _diff(root, diff_args, patch=not all_lines)
+        return _changed_blobs(cat, all_changes, only, added, all_lines, max_bytes)
+    except RepoError as exc:
+        raise SourceError(str(exc)) from None
+    finally:
+        cat.close()
+
+
+def _changed_blobs(
+    cat: git.CatFile,
+    all_changes: list[_Change],
+    only: set[str] | None,
+    added: dict[str, set[int]],
+    all_lines: bool,
+    max_bytes: int,
+) -> DiffBlobs:
     changes = [c for c in all_changes if only is None or c.path in only]
     blobs: list[Blob] = []
     scannable = []
@@ -243,7 +237,7 @@ def _blobs_from_diff(
             continue  # symlink target or submodule commit: no file content of ours
         else:
             scannable.append(change)
-    contents = _read_blobs(root, sorted({c.sha for c in scannable}))
+    contents = cat.read_many(sorted({c.sha for c in scannable}))
     for change in scannable:
         lines = None if all_lines else frozenset(added.get(change.path, ()))
         data = contents.get(change.sha, b"")
