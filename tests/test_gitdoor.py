@@ -1,0 +1,110 @@
+"""One door to git (ctxaction/repo/git.py): every git process starts there, with the hardening
+options, the environment rules and one-line errors, and the hook can use it without the packager."""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from ctxaction.repo import git
+from tests.gitrepo import GitRepo
+
+ROOT = Path(__file__).resolve().parent.parent
+DOOR = ROOT / "ctxaction" / "repo" / "git.py"
+
+
+def _imports_subprocess(path: Path) -> bool:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import) and any(a.name == "subprocess" for a in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and node.module == "subprocess":
+            return True
+    return False
+
+
+def test_only_the_door_starts_processes_besides_the_hook_probe() -> None:
+    """Any module but the door that imports subprocess is a second door (the hook installer's one
+    use runs Python, to see whether ``python -I`` can import the hook)."""
+    users = sorted(
+        p.relative_to(ROOT).as_posix() for p in (ROOT / "ctxaction").rglob("*.py") if _imports_subprocess(p)
+    )
+    assert users == ["ctxaction/hook.py", "ctxaction/repo/git.py"]
+    hook = (ROOT / "ctxaction" / "hook.py").read_text(encoding="utf-8")
+    assert '"git"' not in hook and "'git'" not in hook
+
+
+def test_the_door_imports_nothing_of_the_packager() -> None:
+    code = "import sys, ctxaction.repo.git; print(sorted(m for m in sys.modules if m.startswith('ctxaction')))"
+    proc = subprocess.run(
+        [sys.executable, "-I", "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        cwd=ROOT,
+    )
+    assert proc.stdout.strip() == "['ctxaction', 'ctxaction.errors', 'ctxaction.repo', 'ctxaction.repo.git']"
+
+
+def test_a_failure_is_one_line_naming_the_command_and_what_to_do(make_repo: Callable[..., GitRepo]) -> None:
+    repo = make_repo()
+    repo.commit({"a.txt": "a\n"})
+    with pytest.raises(git.RepoError) as caught:
+        git.run(repo.root, ["-c", "log.showRoot=true", "log", "--end-of-options", "no-such-branch"])
+    message = str(caught.value)
+    assert "\n" not in message
+    assert message.startswith(f"git log failed in {repo.root}: fatal: ")
+    assert message.endswith("(run `git log` there to see why)")
+
+
+def test_inherit_repo_reads_the_index_git_handed_over(
+    make_repo: Callable[..., GitRepo], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``git commit -a`` runs the hook with ``GIT_INDEX_FILE`` naming a temporary index: the hook's
+    calls must read it, the packager's (hostile environment) must not."""
+    repo = make_repo()
+    repo.commit({"a.txt": "a\n"})
+    other = repo.root / ".git" / "other-index"
+    subprocess.run(
+        ["git", "read-tree", "--empty"],
+        cwd=repo.root,
+        env={**os.environ, "GIT_INDEX_FILE": str(other)},
+        check=True,
+    )
+    monkeypatch.setenv("GIT_INDEX_FILE", str(other))
+    assert git.run(repo.root, ["ls-files"]) == "a.txt\n"
+    assert git.run(repo.root, ["ls-files"], inherit_repo=True) == ""
+
+
+def test_keep_hooks_asks_git_where_the_repository_keeps_its_hooks(make_repo: Callable[..., GitRepo]) -> None:
+    repo = make_repo()
+    repo.git("config", "core.hooksPath", ".githooks")
+    assert git.run(repo.root, ["rev-parse", "--git-path", "hooks"]).strip() == "/dev/null"
+    _, out = git.run_bytes(repo.root, ["rev-parse", "--git-path", "hooks"], keep_hooks=True)
+    assert out.decode().strip() == ".githooks"
+
+
+def test_cat_file_reads_many_objects_past_one_batch(make_repo: Callable[..., GitRepo]) -> None:
+    """More ids than fit one write-then-read round (so neither pipe can fill up and block)."""
+    repo = make_repo()
+    count = 600
+    repo.commit({f"f{i}.txt": f"file {i}\n" * (i % 7 + 1) for i in range(count)})
+    listing = git.run(repo.root, ["ls-tree", "-z", "HEAD"]).split("\0")
+    oids = {line.split()[2]: line.split("\t")[1] for line in listing if line}
+    cat = git.CatFile(repo.root)
+    try:
+        found = cat.read_many([*oids, "0" * 40])
+    finally:
+        cat.close()
+    assert len(found) == count and "0" * 40 not in found
+    for oid, name in oids.items():
+        i = int(name[1:-4])
+        assert found[oid] == f"file {i}\n".encode() * (i % 7 + 1)
+
