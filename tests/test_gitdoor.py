@@ -41,7 +41,7 @@ def test_only_the_door_starts_processes_besides_the_hook_probe() -> None:
 
 
 def test_the_door_imports_nothing_of_the_packager() -> None:
-    code = "import sys, ctxaction.repo.git\nprint(sorted(m for m in sys.modules if m.startswith('ctxaction')))"
+    code = "import sys, ctxaction.repo.git\nprint(sorted(m for m in sys.modules if 'ctxaction' in m))"
     proc = subprocess.run(
         [sys.executable, "-I", "-c", code],
         capture_output=True,
