@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ctxaction.repo import git
+from ctxaction.repo import git, process
 from tests.gitrepo import GitRepo
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,12 +30,12 @@ def _imports_subprocess(path: Path) -> bool:
 
 
 def test_only_the_door_starts_processes_besides_the_hook_probe() -> None:
-    """Any module but the door that imports subprocess is a second door (the hook installer's one
-    use runs Python, to see whether ``python -I`` can import the hook)."""
+    """Any module but the door's process runner that imports subprocess is a second door (the
+    hook installer's one use runs Python, to see whether ``python -I`` can import the hook)."""
     users = sorted(
         p.relative_to(ROOT).as_posix() for p in (ROOT / "ctxaction").rglob("*.py") if _imports_subprocess(p)
     )
-    assert users == ["ctxaction/hook.py", "ctxaction/repo/git.py"]
+    assert users == ["ctxaction/hook.py", "ctxaction/repo/process.py"]
     hook = (ROOT / "ctxaction" / "hook.py").read_text(encoding="utf-8")
     assert '"git"' not in hook and "'git'" not in hook
 
@@ -50,7 +50,8 @@ def test_the_door_imports_nothing_of_the_packager() -> None:
         env={**os.environ, "PYTHONPATH": str(ROOT)},
         cwd=ROOT,
     )
-    assert proc.stdout.strip() == "['ctxaction.errors', 'ctxaction.repo', 'ctxaction.repo.git']"
+    loaded = "['ctxaction.errors', 'ctxaction.repo', 'ctxaction.repo.git', 'ctxaction.repo.process']"
+    assert proc.stdout.strip() == loaded
 
 
 def test_a_failure_is_one_line_naming_the_command_and_what_to_do(make_repo: Callable[..., GitRepo]) -> None:
@@ -108,3 +109,35 @@ def test_cat_file_reads_many_objects_past_one_batch(make_repo: Callable[..., Git
         i = int(name[1:-4])
         assert found[oid] == f"file {i}\n".encode() * (i % 7 + 1)
 
+
+
+@pytest.fixture(params=["posix_spawn", "subprocess"])
+def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Both ways the runner starts a program (``subprocess`` is the one Windows uses)."""
+    if request.param == "subprocess":
+        monkeypatch.setattr(process, "_NATIVE", False)
+    return str(request.param)
+
+
+def test_large_input_and_output_cross_without_blocking(
+    make_repo: Callable[..., GitRepo], backend: str
+) -> None:
+    """Ids in and objects out, each side far past a pipe buffer: neither may wait on the other."""
+    repo = make_repo()
+    count = 2500
+    repo.commit({f"f{i}.txt": f"{i:06d}\n" * 400 for i in range(count)})
+    oids = [line.split()[2] for line in git.run(repo.root, ["ls-tree", "HEAD"]).splitlines()]
+    ids = "".join(f"{oid}\n" for oid in oids).encode()
+    _, out = git.run_bytes(repo.root, ["cat-file", "--batch"], stdin=ids)
+    assert len(oids) == count and len(out) > 16 * 1024 * 1024
+    assert out.count(b" blob 2800\n") == count
+
+
+def test_stderr_is_kept_apart_and_a_timeout_kills(tmp_path: Path, backend: str) -> None:
+    code, out, err = git.run_capture(tmp_path, ["rev-parse", "--verify", "HEAD"])
+    assert code != 0 and out == b"" and b"not a git repository" in err
+    sleep = [sys.executable, "-c", "import time; time.sleep(30)"]
+    slow = process.Process(sleep, dict(os.environ), stdin=False, stderr=True)
+    with pytest.raises(process.Timeout):
+        slow.communicate(timeout=0.3)
+    assert slow.poll() is not None  # killed, not left running

@@ -18,11 +18,11 @@ without loading any of the packager.
 from __future__ import annotations
 
 import os
-import subprocess
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from ctxaction.errors import RepoError as RepoError
+from ctxaction.repo.process import Process, Timeout
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -119,20 +119,13 @@ def run_capture(
 ) -> tuple[int, bytes, bytes]:
     """Run git and return (exit code, raw stdout, raw stderr) whatever the exit code; raises
     RepoError only when git cannot be started or times out."""
+    argv = git_command(root, args, keep_hooks=keep_hooks)
+    proc = _start(argv, inherit_repo, stdin=stdin is not None, stderr=True)
     try:
-        proc = subprocess.run(
-            git_command(root, args, keep_hooks=keep_hooks),
-            input=stdin,
-            capture_output=True,
-            env=git_env(inherit_repo=inherit_repo),
-            timeout=timeout,
-            check=False,
-        )
-    except OSError as exc:
-        raise _missing_git(exc) from exc
-    except subprocess.TimeoutExpired as exc:
-        raise RepoError(f"git {_verb(args)} timed out after {timeout:.0f}s in {root}") from exc
-    return proc.returncode, proc.stdout, proc.stderr
+        out, err = proc.communicate(stdin, timeout)
+    except Timeout:
+        raise RepoError(f"git {_verb(args)} timed out after {timeout:.0f}s in {root}") from None
+    return proc.wait(), out, err
 
 
 def run_bytes(
@@ -193,17 +186,15 @@ def start(
     stdin: bool = False,
     stderr: bool = False,
     inherit_repo: bool = False,
-) -> subprocess.Popen[bytes]:
+) -> Process:
     """Start git with stdout piped (stdin and stderr too when asked; else stdin is empty and
     stderr discarded), for output read as it comes or processes run side by side."""
+    return _start(git_command(root, args), inherit_repo, stdin=stdin, stderr=stderr)
+
+
+def _start(argv: list[str], inherit_repo: bool, *, stdin: bool, stderr: bool) -> Process:
     try:
-        return subprocess.Popen(
-            git_command(root, args),
-            stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE if stderr else subprocess.DEVNULL,
-            env=git_env(inherit_repo=inherit_repo),
-        )
+        return Process(argv, git_env(inherit_repo=inherit_repo), stdin=stdin, stderr=stderr)
     except OSError as exc:
         raise _missing_git(exc) from exc
 
@@ -244,9 +235,9 @@ class CatFile:
     def __init__(self, root: Path | str, *, inherit_repo: bool = False) -> None:
         self._root = root
         self._inherit_repo = inherit_repo
-        self._proc: subprocess.Popen[bytes] | None = None
+        self._proc: Process | None = None
 
-    def start(self) -> subprocess.Popen[bytes]:
+    def start(self) -> Process:
         """The running process, started now if need be (start early to overlap git's start-up
         with other work)."""
         if self._proc is None or self._proc.poll() is not None:
@@ -294,6 +285,6 @@ class CatFile:
             proc.stdout.close()
         try:
             proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
+        except Timeout:
             proc.kill()
             proc.wait()
