@@ -147,47 +147,56 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = _parse(argv) or _parse_slow(argv)
 
-    from ctxaction.secure.cli import ScanOptions, ScanUsageError, execute
-    from ctxaction.secure.sources import repo_root
+    from ctxaction.errors import CtxError
+    from ctxaction.secure.sources import PendingDiff, repo_root
 
     cwd = Path.cwd()
     root = repo_root(cwd)
-    if root is None:
-        if not args.files:
+    pending: PendingDiff | None = None
+    try:
+        if root is not None:
+            span = _pushed(root, args.pre_push)
+            if span is not None and not span.revs:
+                return 0  # a push that only deletes refs, or whose commits are all on a remote already
+            if span is None:
+                # git reads the index while the scanner and its rules load.
+                pending = PendingDiff(root, ["--cached"], all_lines=args.all_lines)
+        elif not args.files:
             print("ctxaction-secrets: not inside a git repository; nothing staged to scan", file=sys.stderr)
             return 0
-        opts = ScanOptions(
-            paths=[Path(f) for f in args.files],
-            no_ignore=True,
-            baseline=args.baseline,
-            config=args.config,
-            cwd=cwd,
-        )
-    else:
-        span = _pushed(root, args.pre_push)
-        if span is not None and not span.revs:
-            return 0  # a push that only deletes refs, or whose commits are all on a remote already
-        only = [_repo_path(root, cwd, f) for f in args.files] if args.files and span is None else None
-        opts = ScanOptions(
-            staged=span is None,
-            history=span,
-            all_lines=args.all_lines,
-            baseline=args.baseline,
-            config=args.config,
-            only=only,
-            cwd=root,
-            root=root,
-        )
-    from ctxaction.errors import CtxError
+        from ctxaction.secure.cli import ScanOptions, execute
 
-    try:
+        if root is None:
+            opts = ScanOptions(
+                paths=[Path(f) for f in args.files],
+                no_ignore=True,
+                baseline=args.baseline,
+                config=args.config,
+                cwd=cwd,
+            )
+        else:
+            only = [_repo_path(root, cwd, f) for f in args.files] if args.files and span is None else None
+            opts = ScanOptions(
+                staged=span is None,
+                history=span,
+                all_lines=args.all_lines,
+                baseline=args.baseline,
+                config=args.config,
+                only=only,
+                cwd=root,
+                root=root,
+                pending=pending,
+            )
         return execute(opts)
-    except (ScanUsageError, CtxError) as exc:
+    except CtxError as exc:
         from ctxaction.printable import printable
         from ctxaction.secure import redact_text  # messages name files, which may hold a secret
 
         print(f"ctxaction-secrets: {printable(redact_text(str(exc)))}", file=sys.stderr)
         return 2
+    finally:
+        if pending is not None:
+            pending.close()
 
 
 def _pushed(root: Path, from_stdin: bool) -> HistoryRange | None:

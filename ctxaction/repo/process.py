@@ -193,6 +193,17 @@ class Process:
         self.wait()
         return out, err
 
+    def close(self) -> None:
+        """Stop the process unless it has ended, wait for it and close our pipe ends."""
+        self.kill()
+        self.wait()
+        if self._popen is not None:
+            for stream in (self.stdin, self.stdout, self.stderr):
+                if stream is not None:
+                    stream.close()
+        else:
+            self._close_all()
+
     def _close_stdin(self) -> None:
         if self.stdin is not None:
             self.stdin.close()  # written with os.write: nothing buffered is left to flush

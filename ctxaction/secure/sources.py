@@ -16,6 +16,7 @@ from ctxaction.errors import SourceError as SourceError
 from ctxaction.readfile import FileTooLarge, is_regular, read_regular
 from ctxaction.repo import git
 from ctxaction.repo.git import RepoError
+from ctxaction.repo.process import Process
 from ctxaction.secure.lazyre import LazyPattern
 
 DEFAULT_MAX_BYTES = 2_000_000
@@ -113,11 +114,10 @@ class _Change:
         self.mode = mode
 
 
-def _diff(root: Path, diff_args: Sequence[str], patch: bool) -> tuple[list[_Change], dict[str, set[int]]]:
-    """One ``git diff --raw -z`` (with a zero-context patch when ``patch``): every changed path's
-    new blob sha, status and mode, and the added line numbers (new side) per path."""
-    args = ["diff", "--raw", "-z", *(["-p", "-U0"] if patch else []), *_DIFF_FLAGS, *diff_args]
-    out = _git(root, *args).decode("utf-8", "replace")
+def _parse_diff(data: bytes, patch: bool) -> tuple[list[_Change], dict[str, set[int]]]:
+    """The output of one ``git diff --raw -z`` (with a zero-context patch when ``patch``): every
+    changed path's new blob sha, status and mode, and the added line numbers (new side) per path."""
+    out = data.decode("utf-8", "replace")
     fields = out.split("\0")
     changes: list[_Change] = []
     i = 0
@@ -198,23 +198,48 @@ class DiffBlobs:
         self.paths = paths
 
 
-def _blobs_from_diff(
-    root: Path,
-    diff_args: Sequence[str],
-    all_lines: bool,
-    only: set[str] | None,
-    max_bytes: int,
-) -> DiffBlobs:
-    # cat-file starts before the diff runs, so its start-up overlaps the diff's.
-    cat = git.CatFile(root, inherit_repo=True)
-    try:
-        cat.start()
-        all_changes, added = _diff(root, diff_args, patch=not all_lines)
-        return _changed_blobs(cat, all_changes, only, added, all_lines, max_bytes)
-    except RepoError as exc:
-        raise SourceError(str(exc)) from None
-    finally:
-        cat.close()
+class PendingDiff:
+    """A diff's git processes, started at once and read later: ``git diff --raw -z`` (with a
+    zero-context patch unless ``all_lines``) and the ``git cat-file --batch`` that reads the new
+    blobs. The hook starts them before it loads the rule set, so git works while Python imports;
+    :meth:`blobs` reads them (once), :meth:`close` stops whatever was not read."""
+
+    def __init__(self, root: Path, diff_args: Sequence[str], *, all_lines: bool = False) -> None:
+        self.root = root
+        self.all_lines = all_lines
+        self._args = ["diff", "--raw", "-z", *([] if all_lines else ["-p", "-U0"]), *_DIFF_FLAGS, *diff_args]
+        self._cat = git.CatFile(root, inherit_repo=True)
+        self._diff: Process | None = None
+        try:
+            self._cat.start()
+            self._diff = git.start(root, self._args, stderr=True, inherit_repo=True)
+        except RepoError as exc:
+            self.close()
+            raise SourceError(str(exc)) from None
+
+    def blobs(self, *, only: Iterable[str] | None = None, max_bytes: int = DEFAULT_MAX_BYTES) -> DiffBlobs:
+        """What the diff adds (limited to the paths in ``only`` when given), as blobs to scan."""
+        proc = self._diff
+        if proc is None:
+            raise SourceError("git diff was read already")
+        try:
+            out, err = proc.communicate()
+            if proc.wait() != 0:
+                raise SourceError(git.explain(self.root, self._args, err.decode("utf-8", "replace")))
+            all_changes, added = _parse_diff(out, patch=not self.all_lines)
+            wanted = set(only) if only is not None else None
+            return _changed_blobs(self._cat, all_changes, wanted, added, self.all_lines, max_bytes)
+        except RepoError as exc:
+            raise SourceError(str(exc)) from None
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Stop both processes (idempotent)."""
+        self._cat.close()
+        proc, self._diff = self._diff, None
+        if proc is not None:
+            proc.close()
 
 
 def _changed_blobs(
@@ -261,9 +286,7 @@ def staged(
 
     Works before the first commit (git compares the index with the empty tree).
     """
-    return _blobs_from_diff(
-        root, ["--cached"], all_lines, set(only) if only is not None else None, max_bytes
-    )
+    return PendingDiff(root, ["--cached"], all_lines=all_lines).blobs(only=only, max_bytes=max_bytes)
 
 
 def diff(
@@ -274,7 +297,8 @@ def diff(
     max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> list[Blob]:
     """What ``HEAD`` adds since ``rev`` (``rev`` may also be a ``A..B`` range)."""
-    return _blobs_from_diff(root, list(diff_ends(root, rev)), all_lines, None, max_bytes).blobs
+    pending = PendingDiff(root, list(diff_ends(root, rev)), all_lines=all_lines)
+    return pending.blobs(max_bytes=max_bytes).blobs
 
 
 def diff_ends(root: Path, rev: str) -> tuple[str, str]:
