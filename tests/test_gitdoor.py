@@ -141,3 +141,27 @@ def test_stderr_is_kept_apart_and_a_timeout_kills(tmp_path: Path, backend: str) 
     with pytest.raises(process.Timeout):
         slow.communicate(timeout=0.3)
     assert slow.poll() is not None  # killed, not left running
+
+
+def test_a_diff_started_early_reads_like_one_run_later(make_repo: Callable[..., GitRepo]) -> None:
+    """The hook starts the staged diff's git processes before it loads the rules: what they read
+    is what ``staged`` reads, and an abandoned pair is stopped, not left running."""
+    from ctxaction.errors import SourceError
+    from ctxaction.secure.sources import PendingDiff, staged
+
+    repo = make_repo()
+    repo.commit({"a.py": "one = 1\n"})
+    repo.write("a.py", "one = 1\ntwo = 2\n")
+    repo.write("b.py", "three = 3\n")
+    repo.git("add", "a.py", "b.py")
+    early = PendingDiff(repo.root, ["--cached"])
+    got = early.blobs(only=["a.py", "b.py"])
+    want = staged(repo.root, only=["a.py", "b.py"])
+    assert [(b.path, b.text, b.lines) for b in got.blobs] == [(b.path, b.text, b.lines) for b in want.blobs]
+    assert [(b.path, b.lines) for b in got.blobs] == [("a.py", frozenset({2})), ("b.py", frozenset({1}))]
+    with pytest.raises(SourceError, match="read already"):
+        early.blobs()
+    abandoned = PendingDiff(repo.root, ["--cached"])
+    procs = [abandoned._cat.start(), abandoned._diff]
+    abandoned.close()
+    assert all(proc is not None and proc.poll() is not None for proc in procs)
