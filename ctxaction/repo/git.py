@@ -54,7 +54,7 @@ _REPO_VARS = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE")
 DEFAULT_TIMEOUT = 120.0
 # Object ids written to ``cat-file --batch`` before reading their objects back: small enough that
 # the ids fit in any pipe buffer, so neither side can block the other.
-_BATCH = 256
+_BATCH = 128
 
 
 def git_env(*, inherit_repo: bool = False) -> dict[str, str]:

@@ -173,7 +173,9 @@ class Process:
             for fd, _ in ready:
                 if fd == writer:
                     try:
-                        view = view[os.write(fd, view[:_CHUNK]) :]
+                        # POLLOUT promises room for PIPE_BUF bytes: more could block while git,
+                        # its own output unread, waits for us.
+                        view = view[os.write(fd, view[: select.PIPE_BUF]) :]
                     except BrokenPipeError:
                         view = view[:0]  # git stopped reading: it ended, and says why on stderr
                     if not view:
