@@ -38,7 +38,7 @@ def one(args: tuple[dict[str, object], str, str, str]) -> str:
     """The JSON line of one instance (or an error record)."""
     inst, gitdir, workdir, harness = args
     sb = _harness(Path(harness))
-    from ctxaction.config import load_config
+    from ctxaction.config.load import load_config
     from ctxaction.rank import FOCUS_FILES, rank_files
     from ctxaction.rank.evidence import features, owned_lines
     from ctxaction.rank.focus import build_focus

@@ -38,7 +38,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from ctxaction.config.source import default_text  # noqa: E402
 from tests.secrets_corpus import Case, load, score  # noqa: E402
+
+CONFIG_SECRETS = """
+secrets:
+  allowlist:
+    paths: ["tests/fixtures/**"]
+    stopwords: ["dummy"]
+  disabled_rules: [generic-password]
+"""
 
 BIN = Path(sys.executable).parent
 MIRROR = Path("/work/.mirror/sphinx-doc+sphinx/repo")
@@ -138,15 +147,28 @@ def hook_speed(work: Path, tree: Path, runs: int, compare: Path | None) -> None:
         shutil.copy(src, repo / name)
         names.append(name)
     _git(repo, "add", "-A")
+    # A config file read through --config (outside the repository, so the same 10 files are
+    # scanned): the commented defaults plus a secrets: section. "known valid" is the usual commit
+    # (the text was validated before and is in the cache); "not cached" validates every run, as
+    # after an edit (its cache home is a file, so nothing can be remembered).
+    config = work / "context-packages.yaml"
+    config.write_text(default_text() + CONFIG_SECRETS, encoding="utf-8")
+    blocked = work / "no-cache"
+    blocked.write_text("", encoding="utf-8")
+    with_config = [_tool("ctxaction-secrets"), "--config", str(config), *names]
     commands: dict[str, tuple[list[str], dict[str, str]]] = {
         "python -c pass": ([sys.executable, "-c", "pass"], _env()),
         "ctxaction-secrets": ([_tool("ctxaction-secrets"), *names], _env()),
+        "  --config, known valid": (with_config, {**_env(), "XDG_CACHE_HOME": str(work / "cache")}),
+        "  --config, not cached": (with_config, {**_env(), "XDG_CACHE_HOME": str(blocked)}),
         "detect-secrets-hook": ([_tool("detect-secrets-hook"), *names], _env()),
     }
     if compare is not None:
         # The console script names this checkout's entry point; an older copy may have another.
         label = f"ctxaction-secrets ({compare.name})"
         commands[label] = ([sys.executable, "-c", _ENTRY, *names], _env(compare))
+        env = {**_env(compare), "XDG_CACHE_HOME": str(work / "cache")}
+        commands[f"  --config ({compare.name})"] = ([sys.executable, "-c", _ENTRY, *with_config[1:]], env)
     times: dict[str, list[float]] = {name: [] for name in commands}
     cpu: dict[str, list[float]] = {name: [] for name in commands}
     codes: dict[str, int] = {}
@@ -172,14 +194,19 @@ def hook_speed(work: Path, tree: Path, runs: int, compare: Path | None) -> None:
         spent = f"{value * 1000:7.1f} ms  {cpu_median[name] * 1000:6.1f} ms"
         print(f"  {name:34s} {spent}  exit {codes[name]}{above}")
     ours, theirs = median["ctxaction-secrets"], median["detect-secrets-hook"]
-    print(f"  ratio ctxaction / detect-secrets = {ours / theirs:.3f} (CPU time: ", end="")
-    print(f"{cpu_median['ctxaction-secrets'] / cpu_median['detect-secrets-hook']:.3f})")
-    print(f"  ratio ctxaction / bare interpreter start = {ours / bare:.2f} (CPU time: ", end="")
-    print(f"{cpu_median['ctxaction-secrets'] / bare_cpu:.2f})")
+    cpu_ours, cpu_theirs = cpu_median["ctxaction-secrets"], cpu_median["detect-secrets-hook"]
+    print(f"  ratio ctxaction / detect-secrets = {ours / theirs:.3f} (CPU time: {cpu_ours / cpu_theirs:.3f})")
+    for name in ("  --config, known valid", "  --config, not cached"):
+        ratio, cpu_ratio = median[name] / theirs, cpu_median[name] / cpu_theirs
+        print(f"  ratio ctxaction {name.strip()} / detect-secrets = {ratio:.3f} (CPU time: {cpu_ratio:.3f})")
+    start_ratio, cpu_start_ratio = ours / bare, cpu_ours / bare_cpu
+    print(f"  ratio ctxaction / bare interpreter start = {start_ratio:.2f} (CPU time: {cpu_start_ratio:.2f})")
     if compare is not None:
         label = f"ctxaction-secrets ({compare.name})"
         print(f"  ratio now / {compare.name} = {ours / median[label]:.2f} (CPU time: ", end="")
-        print(f"{cpu_median['ctxaction-secrets'] / cpu_median[label]:.2f})")
+        print(f"{cpu_ours / cpu_median[label]:.2f})")
+        now, old = median["  --config, known valid"], median[f"  --config ({compare.name})"]
+        print(f"  ratio now --config, known valid / {compare.name} --config = {now / old:.2f}")
 
 
 def _tree(work: Path, given: Path | None) -> Path:

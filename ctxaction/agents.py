@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from ctxaction.config import Budget, Profile
+from ctxaction.config.model import Budget, Profile
 from ctxaction.model import Task
 
 PACKAGE_DIR = ".ctxaction"

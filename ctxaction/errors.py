@@ -50,7 +50,10 @@ def dotted(path: KeyPath) -> str:
 
 
 class ConfigError(CtxError):
-    """A configuration problem, naming the file, the key and its line."""
+    """A configuration problem, naming the file, the key and its line. A usage error (exit 2)
+    wherever the config is read: build, scan, the hook, ``config show``."""
+
+    exit_code = 2
 
     def __init__(self, source: str, key: KeyPath | str, line: int | None, message: str) -> None:
         self.source, self.line = source, line
@@ -63,8 +66,24 @@ class ConfigError(CtxError):
         return (ConfigError, (self.source, self.key, self.line, self.message))
 
 
-class SettingsError(CtxError):
-    """Bad ``secrets:`` config; the message names the file, key and line."""
+class ConfigErrors(ConfigError):
+    """Several configuration problems found together, told in one line: the count, then each
+    problem with its file, line and key. ``source``, ``key`` and ``line`` are the first one's."""
+
+    def __init__(self, problems: tuple[ConfigError, ...]) -> None:
+        self.problems = problems
+        first = problems[0]
+        Exception.__init__(self, self.summary(problems))
+        self.source, self.line, self.key, self.message = first.source, first.line, first.key, first.message
+
+    @staticmethod
+    def summary(problems: tuple[ConfigError, ...]) -> str:
+        """``cfg.yaml: 2 problems: (1) cfg.yaml:3: a: …; (2) cfg.yaml:5: b: …``."""
+        listed = "; ".join(f"({i}) {problem}" for i, problem in enumerate(problems, 1))
+        return f"{problems[0].source}: {len(problems)} problems: {listed}"
+
+    def __reduce__(self) -> tuple[type[ConfigErrors], tuple[tuple[ConfigError, ...]]]:  # type: ignore[override]
+        return (ConfigErrors, (self.problems,))
 
 
 class TaskError(CtxError, ValueError):

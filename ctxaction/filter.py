@@ -9,12 +9,14 @@ redacted before it is rendered: secrets become ``[REDACTED:rule-id]``, the line 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
+from ctxaction.config.secrets import SecretsConfig
 from ctxaction.model import Candidate, Excluded
 from ctxaction.repo.files import MAX_FILE_BYTES, RepoView, split_lines
+from ctxaction.repo.memo import cached
 from ctxaction.secure import Detector, PathRules, bulk_personal_data, default_detector, redact_with
 from ctxaction.secure.globs import gitignore_spec
 
@@ -69,13 +71,12 @@ class Redactor:
         ]
 
 
-def configured_detector(root: Path, config_path: Path | None) -> Detector:
-    """The secret detector with the ``secrets:`` section of the repository's config applied."""
+def configured_detector(section: SecretsConfig) -> Detector:
+    """The secret detector with the config's ``secrets:`` section applied."""
     from ctxaction.secure.rules import ALL_RULES
-    from ctxaction.secure.settings import load_settings
+    from ctxaction.secure.settings import settings_of
 
-    settings = load_settings(root, config_path)
-    return Detector(ALL_RULES, settings.allowlist) if settings.source else default_detector()
+    return Detector(ALL_RULES, settings_of(section).allowlist) if section.source else default_detector()
 
 
 class PathFilter:
@@ -113,7 +114,8 @@ def read_checked(repo: RepoView, path: str) -> tuple[list[str] | None, str | Non
         return None, "binary or unreadable"
     if not text.strip():
         return None, "empty file"
-    personal = bulk_personal_data(text, path)
+    # A warm view (the MCP server) scans each file once per repository state.
+    personal = cached(repo.memo, ("personal", path, text), functools.partial(bulk_personal_data, text, path))
     if personal:
         return None, personal
     return split_lines(text), None

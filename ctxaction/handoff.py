@@ -165,7 +165,7 @@ def resolve_preset(workspace: Path, config: Path | None, agent: str) -> AgentPre
     """The preset of a run: the ``agent`` input when given, else ``agent:`` of the config."""
     if agent:
         return get_preset(agent)
-    from ctxaction.config import load_config
+    from ctxaction.config.load import load_config
 
     return get_preset(load_config(workspace, config).agent)
 

@@ -122,10 +122,23 @@ def _parse(argv: Sequence[str]) -> _Args | None:
     return args
 
 
-def _parse_slow(argv: Sequence[str]) -> _Args:
-    import argparse
+SECRETS_HELP = (
+    "Block a commit that adds a secret: scan the staged changes (the index, not the work tree), "
+    "added lines only. Given file names (as pre-commit passes them), check only those; a file "
+    "that is not staged is scanned whole from disk. With --pre-push, scan the added lines of "
+    "the pushed commits instead. Exit code 1 when a secret is found, 0 when clean, 2 on a usage "
+    "error."
+)
+SECRETS_EXAMPLES = (
+    ("ctxaction-secrets", "check what the next commit adds (what the installed hook runs)"),
+    ("ctxaction-secrets --baseline .secrets.baseline app.py", "check app.py, ignoring known findings"),
+)
 
-    parser = argparse.ArgumentParser(prog="ctxaction-secrets", description=__doc__.split("\n\n")[1])
+
+def _parse_slow(argv: Sequence[str]) -> _Args:
+    from ctxaction.argparser import Parser, helpful
+
+    parser = Parser(prog="ctxaction-secrets", **helpful(SECRETS_HELP, SECRETS_EXAMPLES))
     parser.add_argument("files", nargs="*", help="files to check (default: every staged change)")
     parser.add_argument(
         "--all-lines", action="store_true", help="scan whole staged files, not only added lines"
@@ -139,7 +152,10 @@ def _parse_slow(argv: Sequence[str]) -> _Args:
         "--baseline", type=Path, metavar="FILE", help="ignore findings listed in this baseline"
     )
     parser.add_argument("--config", type=Path, help="config file (default: context-packages.yaml lookup)")
-    return parser.parse_args(argv, namespace=_Args())
+    args, extras = parser.parse_known_args(argv, namespace=_Args())
+    if extras:
+        parser.reject_unknown(extras)
+    return args
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -16,19 +16,23 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+import threading
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ctxaction.errors import CtxError
 from ctxaction.errors import ToolInputError as ToolInputError
-from ctxaction.model import Task
+from ctxaction.model import Candidate, Task
+from ctxaction.repo.warm import WarmRepos
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
+    from ctxaction.config.model import Profile
     from ctxaction.pipeline import BuildResult
+    from ctxaction.repo.files import RepoView
 
 # Claude Code cuts tool output at 25,000 tokens by default; its tokenizer is not o200k, so keep a
 # margin (and a character ceiling, since some hosts estimate tokens from characters).
@@ -55,6 +59,10 @@ class Workspace:
     github_repo: str | None = None
     encoding: str | None = None
     allow_estimate: bool = False
+    # Each repository's inventory, reads, history and definitions, kept between calls.
+    warm: WarmRepos = field(default_factory=WarmRepos)
+    # One build at a time: builds share the warm view (and the machine's cores).
+    lock: threading.Lock = field(default_factory=threading.Lock)
 
 
 def _fetch_from_github(root: Path, repo: str | None) -> Callable[[int], Task]:
@@ -84,8 +92,13 @@ def parse_task(ws: Workspace, task: str) -> Task:
 
 
 def build(ws: Workspace, task: Task, budget: int | None, profile: str) -> BuildResult:
-    """Build the package (rendered as markdown), its budget capped to fit a tool result."""
+    """Build the package (rendered as markdown), its budget capped to fit a tool result.
+
+    A package over the cap (a profile budget above it) is packed again under the cap from the
+    candidates already ranked: ranking does not depend on the budget, so the answer is the one a
+    build at the capped budget gives, without ranking twice."""
     from ctxaction.pipeline import BuildOptions, build
+    from ctxaction.rank import collect
 
     capped = None if budget is None else min(max(budget, 500), MAX_RESULT_TOKENS)
     opts = BuildOptions(
@@ -98,9 +111,16 @@ def build(ws: Workspace, task: Task, budget: int | None, profile: str) -> BuildR
         encoding=ws.encoding,
         allow_estimate=ws.allow_estimate,
     )
-    result = build(opts)
-    if result.package.total_tokens > MAX_RESULT_TOKENS:
-        result = build(replace(opts, budget=MAX_RESULT_TOKENS))
+    ranked: list[list[Candidate]] = []
+
+    def ranker(repo: RepoView, task: Task, profile: Profile) -> list[Candidate]:
+        ranked.append(collect(repo, task, profile))
+        return ranked[-1]
+
+    with ws.lock:
+        result = build(opts, ranker, ws.warm)
+        if result.package.total_tokens > MAX_RESULT_TOKENS:
+            result = build(replace(opts, budget=MAX_RESULT_TOKENS), lambda *_: ranked[0], ws.warm)
     return result
 
 
@@ -135,7 +155,7 @@ def safe_relpath(root: Path, raw: str) -> str:
 
 def excerpt(ws: Workspace, path: str, start: int = 1, end: int | None = None) -> str:
     """Lines ``start``..``end`` (1-based, inclusive) of a tracked file, secrets redacted."""
-    from ctxaction.repo.files import open_repo, split_lines
+    from ctxaction.repo.files import split_lines
     from ctxaction.secure import PathRules, redact
 
     if start < 1:
@@ -143,7 +163,7 @@ def excerpt(ws: Workspace, path: str, start: int = 1, end: int | None = None) ->
     if end is not None and end < start:
         raise ToolInputError(f"end ({end}) is before start ({start}): ask for lines start..end, end >= start")
     rel = safe_relpath(ws.root, path)
-    with open_repo(ws.root) as repo:
+    with ws.lock, ws.warm.open(ws.root) as repo:
         entry = repo.file(rel)
         if entry is None:
             raise ToolInputError(f"{rel} is not a tracked file of the repository")
@@ -189,8 +209,6 @@ def _longest_backtick_run(text: str) -> int:
 
 def explain_file(ws: Workspace, task: Task, path: str, budget: int | None, profile: str) -> str:
     """Why ``path`` is in the package for ``task``, or why not (the stage that left it out)."""
-    from ctxaction.repo.files import open_repo
-
     rel = safe_relpath(ws.root, path)
     result = build(ws, task, budget, profile)
     package = result.package
@@ -207,7 +225,7 @@ def explain_file(ws: Workspace, task: Task, path: str, budget: int | None, profi
         return fit(f"{rel}: not in the package ({result.decisions[rel]}).{signals}", ws)
     if any(rule.path == rel for rule in package.rules):
         return f"{rel}: packed as a rule file of the repository."
-    with open_repo(ws.root) as repo:
+    with ws.lock, ws.warm.open(ws.root) as repo:
         entry = repo.file(rel)
     if entry is None:
         return f"{rel}: not a tracked file of the repository, so never a candidate."

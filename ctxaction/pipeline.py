@@ -15,7 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ctxaction import agents, mentions, rank
-from ctxaction.config import Config, Profile, load_config
+from ctxaction.config.load import load_config
+from ctxaction.config.model import Config, Profile
+from ctxaction.config.source import find_config
 from ctxaction.errors import BuildError as BuildError
 from ctxaction.filter import PathFilter, Readable, Redactor, configured_detector, filter_candidates
 from ctxaction.model import Candidate, Excluded, OmittedFile, Package, Task
@@ -23,10 +25,13 @@ from ctxaction.pack.budget import BudgetError, FileSource
 from ctxaction.pack.fit import TASK_LABEL, Fitter, render_fitted
 from ctxaction.pack.history import fit_text, pack_history
 from ctxaction.pack.rules import pack_rules, skills_index
+from ctxaction.progress import NO_PROGRESS, Progress
 from ctxaction.rank.resolve import resolve_path
 from ctxaction.render import render as render_text
 from ctxaction.repo.files import RepoError, RepoView, open_repo
 from ctxaction.repo.imports import ModuleIndex
+from ctxaction.repo.memo import cached
+from ctxaction.repo.warm import WarmRepos
 from ctxaction.sanitize import clean_task
 from ctxaction.secure import PathRules
 from ctxaction.secure.globs import gitignore_spec
@@ -93,22 +98,41 @@ def build_package(opts: BuildOptions) -> Package:
     return build(opts).package
 
 
-def build(opts: BuildOptions, ranker: Ranker = rank.collect) -> BuildResult:
+def build(
+    opts: BuildOptions,
+    ranker: Ranker = rank.collect,
+    warm: WarmRepos | None = None,
+    progress: Progress = NO_PROGRESS,
+) -> BuildResult:
     """Run the whole line and keep the candidate table. Raises BuildError, BudgetError,
     ConfigError, RepoError or TokenizerError with a one-line message. ``ranker`` is phases 1–2
-    (``bench/replay.py`` replays stored rankings through the rest of the line)."""
+    (``bench/replay.py`` replays stored rankings through the rest of the line); ``warm`` keeps
+    each repository's task-independent work between builds (the MCP server), same package;
+    ``progress`` is told when each stage starts (the CLI shows it on a terminal)."""
     try:
-        repo = open_repo(opts.repo, ref=opts.ref)
+        repo = open_repo(opts.repo, ref=opts.ref) if warm is None else warm.open(opts.repo, ref=opts.ref)
     except RepoError as exc:
         raise BuildError(str(exc)) from exc
     with repo:
         if not repo.head:
             raise BuildError(f"{repo.root} has no commits yet: commit the code to pack first")
-        config = load_config(repo.root, opts.config_path)
-        return _build(opts, repo, config, ranker)
+        return _build(opts, repo, _config(repo, opts.config_path), ranker, progress)
 
 
-def _build(opts: BuildOptions, repo: RepoView, config: Config, ranker: Ranker) -> BuildResult:
+def _config(repo: RepoView, explicit: Path | None) -> Config:
+    """The configuration; parsing the defaults alone takes a tenth of a second, so a warm view
+    keeps it while the config file holds the same bytes (an unreadable file is never kept)."""
+    found = find_config(repo.root, explicit)
+    try:
+        key = ("config", str(found), found.read_bytes() if found else b"")
+    except OSError:
+        return load_config(repo.root, explicit)
+    return cached(repo.memo, key, lambda: load_config(repo.root, explicit))
+
+
+def _build(
+    opts: BuildOptions, repo: RepoView, config: Config, ranker: Ranker, progress: Progress
+) -> BuildResult:
     task, report = clean_task(opts.task)
     preset = agents.get_preset(opts.agent or config.agent)
     profile = agents.apply_preset(config.profile(opts.profile, task.labels), preset)
@@ -117,14 +141,16 @@ def _build(opts: BuildOptions, repo: RepoView, config: Config, ranker: Ranker) -
         raise BudgetError(f"budget must be a positive number of tokens, got {total}")
     sections = profile.budget.sections(total)
     warnings = _repo_warnings(repo) + report.warnings()
-    redactor = Redactor(configured_detector(repo.root, opts.config_path))
+    redactor = Redactor(configured_detector(config.secrets))
     task = dataclasses.replace(
         task, title=redactor(task.title, TASK_LABEL), body=redactor(task.body, TASK_LABEL)
     )
     # Loading the tokenizer's ranks takes half a second of CPU; ranking mostly waits on git. The
     # inventory goes first: its thousands of short system calls would each wait for the GIL
     # behind the loading thread.
+    progress.stage("candidates")
     repo.tracked()
+    progress.stage("scores")
     with ThreadPoolExecutor(max_workers=1) as pool:
         loading = pool.submit(get_counter, opts.encoding or config.token_model, opts.allow_estimate)
         candidates = _candidates(repo, task, profile, opts.include, warnings, ranker)
@@ -132,6 +158,7 @@ def _build(opts: BuildOptions, repo: RepoView, config: Config, ranker: Ranker) -
     if not counter.exact:
         warnings.append(f"token counts are estimates: the {counter.encoding} ranks were not available")
     task = dataclasses.replace(task, body=fit_text(task.body, int(total * TASK_SHARE), counter))
+    progress.stage("filter")
     paths = PathFilter(repo, PathRules.from_repo(repo.root, config.sensitive_paths), opts.exclude)
     filtered = filter_candidates(candidates, repo, paths, profile.max_files * SPARE_FACTOR)
     named = _named_but_skipped(repo, task)
@@ -143,6 +170,7 @@ def _build(opts: BuildOptions, repo: RepoView, config: Config, ranker: Ranker) -
     ]
     filtered.excluded = [*named, *(e for e in filtered.excluded if e not in named)]
     selected = [r.candidate.path for r in filtered.kept[: profile.max_files]]
+    progress.stage("budget")
     rules_repo = open_repo(repo.root, ref=opts.rules_ref) if opts.rules_ref else repo
     try:
         rules = pack_rules(
@@ -191,6 +219,7 @@ def _build(opts: BuildOptions, repo: RepoView, config: Config, ranker: Ranker) -
         min_files=profile.min_files,
         context=profile.context_lines,
     )
+    progress.stage("render")
     packing, rendered = fitter.run()
     decisions = _decisions(candidates, filtered.excluded, [*packing.omitted, *package.omitted], package)
     return BuildResult(package, candidates, decisions, profile, rendered)

@@ -27,3 +27,12 @@ def _offline_tiktoken(tmp_path_factory: pytest.TempPathFactory) -> None:
     import os
 
     os.environ["TIKTOKEN_CACHE_DIR"] = str(tmp_path_factory.mktemp("tiktoken-cache"))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_cache_home(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Keep the config cache (valid config texts) of test runs and their subprocesses out of the
+    user's ~/.cache."""
+    import os
+
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache-home"))

@@ -14,7 +14,9 @@ from ctxaction.agents import (
     pointer,
     prompt_text,
 )
-from ctxaction.config import ConfigError, Profile, config_from_text
+from ctxaction.config.load import config_from_text
+from ctxaction.config.model import Profile
+from ctxaction.errors import ConfigError
 from ctxaction.model import Task
 
 

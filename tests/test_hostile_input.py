@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from ctxaction.cli import main
-from ctxaction.config import ConfigError, ProfileError, config_from_text
+from ctxaction.config.load import config_from_text
+from ctxaction.config.model import ProfileError
+from ctxaction.errors import ConfigError
 from ctxaction.pack.rules import frontmatter, matches_any
 from ctxaction.secure.checksums import jwt_ok
 from ctxaction.secure.synth import expand
@@ -64,8 +66,8 @@ def test_yaml_recursion_bombs_and_depth_are_one_error(
     repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str], yaml_text: str, problem: str
 ) -> None:
     (repo.root / "context-packages.yaml").write_text(yaml_text, encoding="utf-8")
-    # A broken file is exit 1 for build (ConfigError); scan calls any broken config a usage error.
-    assert main(["build", "--repo", str(repo.root), "--issue-file", issue(tmp_path)]) == 1
+    # A broken config is a usage error (exit 2) for build and scan alike.
+    assert main(["build", "--repo", str(repo.root), "--issue-file", issue(tmp_path)]) == 2
     line = one_line_error(capsys)
     assert "context-packages.yaml:" in line and "not valid YAML" in line and problem in line
     scan_dir = repo.root / "app"
@@ -120,7 +122,7 @@ def test_bad_patterns_are_named_with_file_and_line(
         assert f"{option} 'src/\\\\': not a valid gitignore pattern" in one_line_error(capsys)
     config = repo.root / "context-packages.yaml"
     config.write_text('sensitive_paths:\n  - "*.pem"\n  - "[z-a]"\n', encoding="utf-8")
-    assert main(build) == 1
+    assert main(build) == 2
     assert "context-packages.yaml:3: sensitive_paths[1]: bad pattern '[z-a]'" in one_line_error(capsys)
     allow = 'secrets:\n  allowlist:\n    paths:\n      - "ok/**"\n      - "[z-a]"\n'
     config.write_text(allow, encoding="utf-8")
@@ -144,7 +146,7 @@ def test_bad_patterns_are_named_with_file_and_line(
         ),
         (
             "rules:\n  sources:\n    - {pattern: CLAUDE.md, priority: 0, max_lines: 5}\n",
-            "cfg.yaml:3: rules.sources[0].priority: layers start at 1",
+            "cfg.yaml:3: rules.sources[0].priority: must be at least 1 (layers 1 and 2 are always packed",
         ),
         (
             "profiles:\n  bugfix:\n    required_files:\n      - {pattern: README.md, max_lines: 0}\n",

@@ -23,8 +23,11 @@ KEY = expand('API_KEY = "<<alnum:32>>"\n', "light")
 HEAVY = (
     "tiktoken", "github", "jinja2", "bpe_openai", "git", "requests", "regex", "mcp", "markdown_it", "nh3"
 )
-# The base install's import names.
-BASE = ("yaml", "_yaml", "pathspec", "ahocorasick_rs")
+# The base install's import names (jsonschema validates a config the hook has not seen).
+BASE = (
+    "yaml", "_yaml", "pathspec", "ahocorasick_rs",
+    "jsonschema", "jsonschema_specifications", "referencing", "rpds", "attrs", "typing_extensions",
+)
 
 PROBE = """
 import sys
@@ -90,10 +93,11 @@ def base_only(tmp_path_factory: pytest.TempPathFactory) -> Path:
     site = next((folder / "lib").glob("python*/site-packages"))
     for name in BASE:
         spec = importlib.util.find_spec(name)
-        if spec is None or not spec.submodule_search_locations:
-            continue
-        source = Path(next(iter(spec.submodule_search_locations)))
-        (site / name).symlink_to(source, target_is_directory=True)
+        if spec is not None and spec.submodule_search_locations:
+            source = Path(next(iter(spec.submodule_search_locations)))
+            (site / name).symlink_to(source, target_is_directory=True)
+        elif spec is not None and spec.origin and spec.origin.endswith(".py"):  # a one-file module
+            (site / Path(spec.origin).name).symlink_to(spec.origin)
     (site / "ctxaction-src.pth").write_text(f"{ROOT}\n", encoding="utf-8")
     return folder / "bin" / "python"
 

@@ -16,10 +16,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ctxaction.cli import main
-from ctxaction.config import ConfigError, config_from_text
+from ctxaction.config.load import config_from_text
+from ctxaction.errors import ConfigError
 from ctxaction.secure import PathRules
 from ctxaction.secure.globs import PatternError, gitignore_spec, valid_only
-from ctxaction.secure.settings import SettingsError, load_settings
+from ctxaction.secure.settings import load_settings
 from ctxaction.task import TaskError, read_issue_json, task_from_json
 from tests.gitrepo import GitRepo
 
@@ -99,7 +100,7 @@ def test_any_config_text_loads_or_fails_with_a_config_error(text: str) -> None:
         path.write_text(text, encoding="utf-8", errors="surrogatepass")
         try:
             load_settings(Path(tmp), path)
-        except SettingsError as exc:
+        except ConfigError as exc:
             assert str(exc).startswith(str(path))
 
 

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ctxaction.argparser import helpful
+from ctxaction.console import wants_color
 from ctxaction.errors import TaskError, UsageError
 from ctxaction.model import Task
+from ctxaction.progress import Progress
 from ctxaction.render import FORMATS
 
 SAMPLE = "sample-issue.txt"
@@ -17,17 +21,65 @@ SAMPLE = "sample-issue.txt"
 
 def register(subparsers: Any) -> None:
     """Add ``build`` and ``explain``."""
-    build = subparsers.add_parser("build", help="build the context package for an issue or PR")
+    build = subparsers.add_parser(
+        "build",
+        help="build the context package for an issue or PR",
+        **helpful(
+            "Rank the repository's files against an issue or pull request and write the context "
+            "package (Markdown, XML or JSON) that fits --budget tokens, counted exactly. The task "
+            "comes from --issue-file, --issue-json, --issue/--pr (GitHub API), --sample or stdin. "
+            "On a terminal, progress shows on stderr; stdout holds only the package.",
+            [
+                (
+                    "ctxaction build --issue-file issue.txt --budget 6000 -o package.md",
+                    "pack for a task written in a file (title line, blank line, body)",
+                ),
+                (
+                    "gh issue view 42 --json title,body | ctxaction build --format json",
+                    "pack for a GitHub issue piped on stdin, as JSON",
+                ),
+            ],
+        ),
+    )
     _common(build)
     build.add_argument(
         "--format", choices=FORMATS, default="markdown", help="output format (default markdown)"
     )
     build.add_argument("--output", "-o", type=Path, help="write here (atomically) instead of stdout")
     build.set_defaults(func=run_build)
-    explain = subparsers.add_parser("explain", help="show every candidate's score, signals and decision")
+    explain = subparsers.add_parser(
+        "explain",
+        help="show every candidate's score, signals and decision",
+        **helpful(
+            "Run the same build and show why: each candidate file's score, each signal's part of it, "
+            "the reasons, and the decision (whole, excerpt or outline with the lines kept, or dropped "
+            "and why). The text table fits the terminal's width; --format json is the same facts "
+            "for programs.",
+            [
+                ("ctxaction explain --sample --repo .", "why each file was or was not packed"),
+                (
+                    "ctxaction explain --issue-file issue.txt --format json --limit 100",
+                    "the first 100 candidates as JSON",
+                ),
+            ],
+        ),
+    )
     _common(explain)
     explain.add_argument("--limit", type=int, default=40, help="rows to show (default 40)")
-    explain.add_argument("--format", choices=FORMATS, default="markdown", help=argparse.SUPPRESS)
+    explain.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        dest="table_format",
+        help="text table fitted to the terminal (default) or JSON",
+    )
+    explain.add_argument(
+        "--package-format",
+        choices=FORMATS,
+        default="markdown",
+        dest="format",
+        help="the package format whose fitting is explained (default markdown)",
+    )
     explain.set_defaults(func=run_explain)
 
 
@@ -137,21 +189,26 @@ def _options(args: argparse.Namespace) -> Any:
     )
 
 
-def _guarded(args: argparse.Namespace, action: Any) -> int:
-    """Run ``action``; known failures become one line on stderr and exit code 1 (2 for usage and
-    write errors, which ``cli.main`` reports)."""
+def _guarded(args: argparse.Namespace, action: Callable[[Any, Progress], int]) -> int:
+    """Run ``action`` with the options and a progress reporter (stderr, a terminal only); known
+    failures become one line on stderr and exit code 1 (2 for usage and write errors, which
+    ``cli.main`` reports)."""
     from ctxaction.errors import CtxError
+    from ctxaction.printable import printable
     from ctxaction.secure import redact_text  # messages echo arguments and paths
 
+    console = args.console
     try:
-        return int(action(_options(args)))
+        with console.progress(args.command) as progress:
+            progress.stage("task")
+            return int(action(_options(args), progress))
     except CtxError as exc:
         if exc.exit_code != 1:
             raise
-        print(f"ctxaction {args.command}: {redact_text(exc.one_line())}", file=sys.stderr)
+        console.error(f"ctxaction {args.command}", printable(redact_text(exc.one_line())))
         return 1
     except ValueError as exc:
-        print(f"ctxaction {args.command}: {redact_text(str(exc))}", file=sys.stderr)
+        console.error(f"ctxaction {args.command}", printable(redact_text(str(exc))))
         return 1
 
 
@@ -160,33 +217,51 @@ def run_build(args: argparse.Namespace) -> int:
     from ctxaction.output import write_atomic
     from ctxaction.pipeline import build
 
-    def action(opts: Any) -> int:
-        result = build(opts)
+    console = args.console
+
+    def action(opts: Any, progress: Progress) -> int:
+        result = build(opts, progress=progress)
+        progress.stage("deliver")
         if args.output:
             write_atomic(args.output, result.rendered)
-            print(
+            progress.close()
+            console.note(
                 f"wrote {args.output}: {result.package.total_tokens} tokens, "
-                f"{len(result.package.files)} files",
-                file=sys.stderr,
+                f"{len(result.package.files)} files"
             )
         else:
+            console.before_output()
             sys.stdout.write(result.rendered)
+            sys.stdout.flush()
+            progress.close()
+        from ctxaction.printable import printable
         from ctxaction.secure import redact_text
 
         for warning in result.package.warnings:  # they name files, which may hold a secret
-            print(f"warning: {redact_text(warning)}", file=sys.stderr)
+            console.warn(printable(redact_text(warning)))
         return 0
 
     return _guarded(args, action)
 
 
 def run_explain(args: argparse.Namespace) -> int:
-    """Print the candidate table."""
-    from ctxaction.explain import table
+    """Print the candidate table (or its JSON form)."""
+    from ctxaction.explain import as_json, table
     from ctxaction.pipeline import build
 
-    def action(opts: Any) -> int:
-        sys.stdout.write(table(build(opts), args.limit))
+    console = args.console
+
+    def action(opts: Any, progress: Progress) -> int:
+        result = build(opts, progress=progress)
+        progress.stage("deliver")
+        if args.table_format == "json":
+            text = as_json(result, args.limit)
+        else:
+            text = table(result, args.limit, verbose=console.verbose, color=wants_color(sys.stdout))
+        console.before_output()
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        progress.close()
         return 0
 
     return _guarded(args, action)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
+
+from ctxaction.argparser import helpful
 
 
 def register(subparsers: Any) -> None:
@@ -13,9 +14,15 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "hook",
         help="install or remove the pre-commit secret check (without the pre-commit framework)",
-        description="Install or remove a git pre-commit hook that runs `ctxaction-secrets` on staged "
-        "changes (with --pre-push: a pre-push hook that scans the pushed commits). An existing hook "
-        "is kept and chained, never overwritten.",
+        **helpful(
+            "Install or remove a git pre-commit hook that runs ctxaction-secrets on staged changes "
+            "(with --pre-push: a pre-push hook that scans the pushed commits). An existing hook is "
+            "kept and chained, never overwritten.",
+            [
+                ("ctxaction hook install", "block commits that add a secret, in this repository"),
+                ("ctxaction hook install --pre-push --repo ../app", "block pushes instead, in ../app"),
+            ],
+        ),
     )
     parser.add_argument("action", choices=("install", "uninstall"))
     parser.add_argument(
@@ -37,7 +44,10 @@ def run(args: argparse.Namespace) -> int:
         else:
             message = uninstall(args.repo, pre_push=args.pre_push)
     except HookError as exc:
-        print(f"ctxaction hook: {exc}", file=sys.stderr)
+        from ctxaction.printable import printable
+
+        args.console.error("ctxaction hook", printable(str(exc)))
         return 1
-    print(message)
+    if not args.console.quiet:
+        print(message)
     return 0

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import sys
 from pathlib import Path
 from typing import Any
 
-from ctxaction.cli import UsageError
+from ctxaction.argparser import helpful
+from ctxaction.errors import UsageError
 
 
 def register(subparsers: Any) -> None:
@@ -16,8 +16,14 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "mcp",
         help="run a read-only MCP server over stdio (tools: get_package, get_excerpt, explain)",
-        description="Serve context packages to an MCP client (Claude Code, Codex, Gemini CLI, Copilot) "
-        "over stdio. Needs the 'mcp' extra: pip install 'ctxaction[mcp]'.",
+        **helpful(
+            "Serve context packages to an MCP client (Claude Code, Codex, Gemini CLI, Copilot) over "
+            "stdio; stdout carries the protocol. Needs the 'mcp' extra: pip install 'ctxaction[mcp]'.",
+            [
+                ("ctxaction mcp --repo .", "serve this repository (an MCP client starts this command)"),
+                ("claude mcp add ctxaction -- ctxaction mcp --repo .", "register it with Claude Code"),
+            ],
+        ),
     )
     parser.add_argument("--repo", type=Path, default=Path("."), help="repository root (default: .)")
     parser.add_argument("--config", type=Path, help="config file (default: looked up in the repo)")
@@ -51,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     if args.config is not None and not args.config.is_file():
         raise UsageError(f"config file {args.config} not found")
     # stdout carries the protocol: nothing else may be printed there.
-    print(f"ctxaction mcp: serving {root} over stdio", file=sys.stderr)
+    args.console.note(f"ctxaction mcp: serving {root} over stdio")
     ws = Workspace(root, args.config, github_repo=args.github_repo, encoding=args.encoding)
     ws.allow_estimate = args.allow_estimate
     serve(ws)

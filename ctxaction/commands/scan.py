@@ -6,14 +6,27 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from ctxaction.argparser import helpful
+from ctxaction.errors import UsageError
+
 
 def register(subparsers: Any) -> None:
     """Add the ``scan`` parser."""
     parser = subparsers.add_parser(
         "scan",
         help="find secrets in staged changes, a diff, or files",
-        description="Find secrets (API keys, tokens, private keys, passwords, credential URLs). "
-        "Exit code 1 when secrets are found, 0 when clean, 2 on a usage error.",
+        **helpful(
+            "Find secrets (API keys, tokens, private keys, passwords, credential URLs) in what the "
+            "next commit adds, in a diff, in every commit of the history, or in files and folders. "
+            "Exit code 1 when secrets are found, 0 when clean, 2 on a usage error.",
+            [
+                ("ctxaction scan --staged", "what the next commit adds (what the pre-commit hook checks)"),
+                (
+                    "ctxaction scan --history main --format sarif -o secrets.sarif",
+                    "every commit on main, as a SARIF report for code scanning",
+                ),
+            ],
+        ),
     )
     parser.add_argument(
         "paths",
@@ -63,7 +76,6 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the scan; returns the exit code."""
-    from ctxaction.cli import UsageError
     from ctxaction.secure.cli import ScanOptions, ScanUsageError, execute
 
     if args.list_rules:
@@ -93,6 +105,7 @@ def run(args: argparse.Namespace) -> int:
         baseline=args.baseline,
         update_baseline=args.update_baseline,
         config=args.config,
+        quiet=args.console.quiet,
     )
     try:
         return execute(opts)

@@ -24,6 +24,7 @@ computes relevance, costs and order once and can be asked for several budgets.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -62,6 +63,10 @@ MIN_LINE_TOKENS = 1
 MAX_REASONS = 2
 REASON_CHARS = 90
 _BLOCK = 16
+# A run of lines does not stop just before the blank lines and closing brackets that end it: they
+# cost next to nothing and show where the definition ends (and where a fix that adds code goes).
+_CLOSING = re.compile(r"^\s*(?:[\]\)\}]+[;,]?|end)?\s*$")
+MAX_CLOSING = 3
 
 
 # Why a file was left out (short: the omitted list is part of the budget too).
@@ -340,13 +345,15 @@ class Packer:
             if self.take(plan, plan.glimpse, limit) or self.take(
                 plan, plan.glimpse[: max(1, len(plan.glimpse) // 3)], limit
             ):
+                self._close_runs(plan)
                 continue
             if self._step(plan, set(), plan.glimpse[0]) <= self.limit - self.used:
                 break  # the glimpses' share is spent: later files may still join through the fill
             self._skipped.add(plan.rank)  # not even one line fits: let the next file take its place
             self._advance()
         for plan in self.plans[:FULL_CORES]:
-            self.take(plan, plan.core)
+            if self.take(plan, plan.core):
+                self._close_runs(plan)
         for plan, share in zip(self.plans, WHOLE_SHARES, strict=False):
             if plan.n <= WHOLE_FILE_MAX_LINES:
                 self.take(plan, range(1, plan.n + 1), min(self.limit, self.used + tokens * share))
@@ -354,11 +361,26 @@ class Packer:
             if self.limit - self.used < MIN_LINE_TOKENS:
                 break
             plan = self.plans[rank]
-            if plan.chosen or self.files < self.max_files:
-                self.take_line(plan, number)
+            if (plan.chosen or self.files < self.max_files) and self.take_line(plan, number):
+                self._close_run(plan, number)
         for plan in self.plans:
             self._fill_gaps(plan)
         return self._result()
+
+    def _close_runs(self, plan: _Plan) -> None:
+        """:meth:`_close_run` for every run of ``plan``."""
+        for _, end in excerpt.to_ranges(plan.chosen):
+            self._close_run(plan, end)
+
+    def _close_run(self, plan: _Plan, number: int) -> None:
+        """After ``number`` joins, the blank and closing-bracket lines right below its run."""
+        end = number
+        while end + 1 in plan.chosen:
+            end += 1
+        for k in range(end + 1, min(plan.n, end + MAX_CLOSING) + 1):
+            closing = k not in plan.chosen and _CLOSING.match(plan.source.lines[k - 1])
+            if not closing or not self.take_line(plan, k):
+                break
 
     def _fill_gaps(self, plan: _Plan) -> None:
         """Fill short omitted runs when their lines cost no more than the marker replacing them.

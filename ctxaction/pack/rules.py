@@ -9,6 +9,7 @@ selected file join layer 2. Skills give name and description only; the agent ope
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 from collections.abc import Callable, Sequence
@@ -19,9 +20,10 @@ import pathspec
 import yaml
 
 from ctxaction import yamlsafe
-from ctxaction.config import RuleSource
+from ctxaction.config.model import RuleSource
 from ctxaction.model import RuleFile, Skill
 from ctxaction.repo.files import RepoView, split_lines
+from ctxaction.repo.memo import RepoMemo, cached
 from ctxaction.secure.globs import gitignore_spec, valid_only
 from ctxaction.tokens import Counter
 
@@ -112,7 +114,7 @@ def pack_rules(
     entries: list[RuleFile | _Text] = []  # in packing order; natives are final already
     texts: list[_Text] = []
     loaded: set[tuple[str, ...]] = set()  # texts the agent loads itself through a native file
-    for priority, max_lines, path in _layered(set(files), sources, selected, nested):
+    for priority, max_lines, path in _layered(set(files), sources, selected, nested, repo.memo):
         meta, body = frontmatter(repo.read_text(path) or "")
         lines = split_lines(clean(body.strip("\n"), path))
         if native_spec is not None and native_spec.match_file(path):
@@ -176,13 +178,16 @@ class _Text:
 
 def _layered(
     tracked: set[str], sources: Sequence[RuleSource], selected: Sequence[str], nested: bool,
+    memo: RepoMemo | None = None,
 ) -> list[tuple[int, int | None, str]]:
-    """(priority, max_lines, path) of every rule file, by priority (config order within one)."""
+    """(priority, max_lines, path) of every rule file, by priority (config order within one);
+    ``memo`` keeps each pattern's matches for the repository state."""
     layered: list[tuple[int, int | None, str]] = []
     seen: set[str] = set()
     for source in sources:
-        spec = _anchored(source.pattern)
-        for path in sorted(p for p in tracked if spec.match_file(p) and p not in seen):
+        find = functools.partial(_matching, source.pattern, tracked)
+        matched = cached(memo, ("rule_files", source.pattern), find)
+        for path in sorted(p for p in matched if p not in seen):
             seen.add(path)
             layered.append((source.priority, source.max_lines, path))
     if nested:
@@ -193,6 +198,11 @@ def _layered(
                 layered.append((ALWAYS, root_caps.get(posixpath.basename(path)), path))
     layered.sort(key=lambda item: item[0])
     return layered
+
+
+def _matching(pattern: str, tracked: set[str]) -> list[str]:
+    spec = _anchored(pattern)
+    return [p for p in tracked if spec.match_file(p)]
 
 
 def _dedupe(texts: list[_Text]) -> list[_Text]:

@@ -22,6 +22,8 @@ from ctxaction.rank.scoring import DEFAULT_WEIGHTS, merged_weights, score
 from ctxaction.repo import history, search
 from ctxaction.repo.files import RepoView
 from ctxaction.repo.imports import ModuleIndex, is_test_path
+from ctxaction.repo.memo import cached
+from ctxaction.repo.symbols import file_definitions
 
 __all__ = ["DEFAULT_WEIGHTS", "RankProfile", "Ranking", "collect", "rank_files", "score"]
 
@@ -32,7 +34,7 @@ _NAMED = ("path_mention", "stack_frame", "pr_changed")
 
 
 class RankProfile(Protocol):
-    """What ranking needs from a profile (``ctxaction.config.Profile`` satisfies it)."""
+    """What ranking needs from a profile (``ctxaction.config.model.Profile`` satisfies it)."""
 
     @property
     def scoring(self) -> Mapping[str, float]: ...
@@ -66,7 +68,8 @@ def collect(repo: RepoView, task: Task, profile: RankProfile) -> list[Candidate]
         text = repo.read_text(cand.path)
         hints = ranking.hints(cand.path)
         if text is not None and hints is not None:
-            cand.focus = build_focus(cand.path, text, hints, ranking.query)
+            defs = file_definitions(repo, cand.path, text)
+            cand.focus = build_focus(cand.path, text, hints, ranking.query, defs)
     return ranking.candidates
 
 
@@ -76,7 +79,8 @@ def rank_files(repo: RepoView, task: Task, profile: RankProfile) -> Ranking:
     comments = "\n\n".join(c.body for c in task.comments if not c.is_bot)
     mentions = extract(task.title, task.body, comments)
     files = {f.path: f for f in repo.tracked() if f.skip_reason is None}
-    ctx = found.Context(repo, task, mentions, files, ModuleIndex.build(files), Board(set(files)))
+    index = cached(repo.memo, "module_index", lambda: ModuleIndex.build(files))
+    ctx = found.Context(repo, task, mentions, files, index, Board(set(files)))
     with ThreadPoolExecutor(max_workers=5) as pool:
         mined = pool.submit(history.mine, repo)
         found.paths_and_frames(ctx)

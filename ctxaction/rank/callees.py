@@ -19,7 +19,7 @@ from ctxaction.rank.candidates import Context
 from ctxaction.repo import search
 from ctxaction.repo.imports import is_test_path
 from ctxaction.repo.kinds import code_globs, language_of
-from ctxaction.repo.symbols import Definition, definitions
+from ctxaction.repo.symbols import Definition, file_definitions
 
 SEED_FILES = 5  # strongest candidates whose named definitions are followed
 MAX_SEEDS = 4  # named definitions followed
@@ -129,7 +129,7 @@ def _used_names(ctx: Context, strong: Sequence[tuple[str, float]]) -> dict[str, 
             text = ctx.repo.read_text(path)
             if text is None:
                 continue
-            parsed[path] = (text.split("\n"), definitions(text, path))
+            parsed[path] = (text.split("\n"), file_definitions(ctx.repo, path, text))
         lines, defs = parsed[path]
         local = {d.name for d in defs} | {name}
         for d in defs:

@@ -20,7 +20,7 @@ from ctxaction.repo import search
 from ctxaction.repo.files import RepoView, TrackedFile
 from ctxaction.repo.imports import ModuleIndex
 from ctxaction.repo.kinds import code_globs, is_code
-from ctxaction.repo.symbols import definitions
+from ctxaction.repo.symbols import file_definitions
 
 MAX_IDENTIFIERS = 60
 MAX_KEYWORDS = 24
@@ -154,7 +154,7 @@ def _confirmed(
         text = repo.read_text(path) if names else None
         if text is None:
             continue
-        for d in definitions(text, path):
+        for d in file_definitions(repo, path, text):
             if d.name in names and d.kind != "variable" and not d.in_test:
                 out.append((path, d.name, d.start))
     return out

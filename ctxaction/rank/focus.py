@@ -53,10 +53,13 @@ class _Spans:
             self.items.append(Focus(start, end, round(min(1.0, weight), 4), why))
 
 
-def build_focus(path: str, text: str, hints: Hints, query: Query) -> list[Focus]:
-    """Focus spans for one file, strongest first (overlaps are left to the excerpter)."""
+def build_focus(
+    path: str, text: str, hints: Hints, query: Query, defs: list[Definition] | None = None
+) -> list[Focus]:
+    """Focus spans for one file, strongest first (overlaps are left to the excerpter); ``defs``
+    are the file's definitions when the caller has them already."""
     n_lines = text.count("\n") + (0 if text.endswith("\n") else 1)
-    defs = definitions(text, path)
+    defs = definitions(text, path) if defs is None else defs
     spans = _Spans(n_lines)
     _line_windows(spans, hints)
     idf, kw_norm = query.idf, query.kw_norm

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Sequence
@@ -21,6 +22,7 @@ from ctxaction.repo.imports import (
     tests_for,
 )
 from ctxaction.repo.kinds import code_globs, language_of
+from ctxaction.repo.memo import cached
 from ctxaction.secure import clip
 
 _IMPORT_LINE = (
@@ -38,7 +40,8 @@ def imports(ctx: Context, strong: Sequence[tuple[str, float]]) -> None:
         text = ctx.repo.read_text(path)
         if text is None:
             continue
-        deps = imports_of(path, text, ctx.index)
+        find = functools.partial(imports_of, path, text, ctx.index)
+        deps = set(cached(ctx.repo.memo, ("imports", path, text), find))
         for dep in deps:
             ctx.board.add(
                 dep,

@@ -17,6 +17,7 @@ from ctxaction.readfile import read_regular, special_kind
 from ctxaction.repo import git
 from ctxaction.repo.git import RepoError
 from ctxaction.repo.kinds import path_skip_reason
+from ctxaction.repo.memo import RepoMemo
 
 __all__ = ["MAX_FILE_BYTES", "RepoError", "RepoView", "TrackedFile", "open_repo"]
 
@@ -70,6 +71,8 @@ class RepoView:
         self.not_utf8: set[str] = set()  # paths read whose bytes were not all UTF-8 (shown as U+FFFD)
         self._cat = git.CatFile(root) if ref else None
         self._lock = threading.Lock()
+        # Task-independent results kept between builds; only a warm view (repo.warm) has one.
+        self.memo: RepoMemo | None = None
 
     # -- inventory -------------------------------------------------------------------------
 
@@ -211,6 +214,16 @@ class RepoView:
             if text is not None and "\ufffd" in text and _not_utf8(data):
                 self.not_utf8.add(path)
         return text
+
+    def text_chars(self) -> int:
+        """Characters of file text held by the read cache."""
+        with self._lock:
+            return sum(len(t) for t in self._text_cache.values() if t is not None)
+
+    def forget_texts(self) -> None:
+        """Empty the read cache (a warm view kept between builds stays bounded)."""
+        with self._lock:
+            self._text_cache.clear()
 
     def lines(self, path: str) -> list[str]:
         """The file's lines as git counts them (split on ``\\n`` only); [] when unreadable."""

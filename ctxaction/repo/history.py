@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 
 from ctxaction.repo import git
 from ctxaction.repo.files import RepoView
+from ctxaction.repo.memo import cached
+from ctxaction.repo.messages import read_log
 
 MAX_COMMITS = 400
 MAX_GREP_COMMITS = 30
@@ -71,7 +73,12 @@ def _parse_log(out: str) -> list[Commit]:
 
 
 def mine(repo: RepoView, max_commits: int = MAX_COMMITS) -> History:
-    """One ``git log --name-only`` pass over the newest ``max_commits`` commits reachable from HEAD."""
+    """One ``git log --name-only`` pass over the newest ``max_commits`` commits reachable from HEAD
+    (once per repository state on a warm view)."""
+    return cached(repo.memo, ("history", max_commits), lambda: _mine(repo, max_commits))
+
+
+def _mine(repo: RepoView, max_commits: int) -> History:
     if not repo.head:
         return History(shallow=repo.shallow)
     out = git.try_run(
@@ -87,14 +94,29 @@ def commits_matching(
     repo: RepoView, phrases: Sequence[str], max_count: int = MAX_GREP_COMMITS, *, regex: bool = False
 ) -> list[Commit]:
     """Commits whose message contains any phrase (fixed strings, or extended regexes with ``regex``;
-    case-insensitive), newest first."""
+    case-insensitive), newest first. A warm view searches its kept message log and asks git only
+    for the matches' files."""
     phrases = [p for p in phrases if p.strip() and "\n" not in p]
     if not repo.head or not phrases:
         return []
+    if repo.memo is not None:
+        log = repo.memo.get("messages", lambda: read_log(repo))
+        shas = log.matching(phrases, max_count, regex=regex)
+        if shas is not None:
+            return _commits(repo, shas)
     mode = "-E" if regex else "-F"
     args = ["log", "--no-merges", "--no-renames", f"-n{max_count}", "-i", mode, "--name-only", _FORMAT]
     args += [f"--grep={p}" for p in phrases]
     return _parse_log(git.try_run(repo.root, [*args, repo.head, "--"]) or "")
+
+
+def _commits(repo: RepoView, shas: Sequence[str]) -> list[Commit]:
+    """The commits ``shas`` (non-merge) in that order, as ``git log --name-only`` lists them."""
+    if not shas:
+        return []
+    args = ["show", "--no-renames", "--name-only", _FORMAT, *shas, "--"]
+    by_sha = {c.sha: c for c in _parse_log(git.try_run(repo.root, args) or "")}
+    return [by_sha[s] for s in shas if s in by_sha]
 
 
 def blame_commits(repo: RepoView, path: str, lines: Sequence[int], max_lines: int = 12) -> list[str]:

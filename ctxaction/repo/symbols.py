@@ -14,13 +14,14 @@ from __future__ import annotations
 import ast
 import re
 
-from ctxaction.repo.files import split_lines
+from ctxaction.repo.files import RepoView, split_lines
 from ctxaction.repo.kinds import language_of
+from ctxaction.repo.memo import cached
 from ctxaction.repo.symbols_brace import brace_definitions
 from ctxaction.repo.symbols_model import Definition
 from ctxaction.repo.symbols_ts import ts_definitions
 
-__all__ = ["MAX_CHARS", "Definition", "definitions", "innermost", "python_ast"]
+__all__ = ["MAX_CHARS", "Definition", "definitions", "file_definitions", "innermost", "python_ast"]
 
 # Bigger files (bundles, generated tables) are read up to here: definitions further down are not
 # found and an unclosed body runs to the cut.
@@ -37,6 +38,12 @@ def definitions(text: str, path: str) -> list[Definition]:
         return _python(text)
     parsed = ts_definitions(text, path, lang)
     return parsed if parsed is not None else brace_definitions(split_lines(text), lang)
+
+
+def file_definitions(repo: RepoView, path: str, text: str) -> list[Definition]:
+    """:func:`definitions` of ``path`` read from ``repo`` as ``text``, parsed once per repository
+    state on a warm view (a fresh list each call: callers may sort or trim it)."""
+    return list(cached(repo.memo, ("definitions", path, text), lambda: definitions(text, path)))
 
 
 def innermost(defs: list[Definition], line: int) -> Definition | None:

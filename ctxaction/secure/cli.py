@@ -8,13 +8,14 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ctxaction.errors import ConfigError
 from ctxaction.errors import ScanUsageError as ScanUsageError
 from ctxaction.secure import baseline as baseline_file
 from ctxaction.secure.detect import Detector
 from ctxaction.secure.report import render, summary
 from ctxaction.secure.rules import ALL_RULES
 from ctxaction.secure.run import Located, Outcome, scan_blobs
-from ctxaction.secure.settings import SettingsError, load_settings
+from ctxaction.secure.settings import load_settings
 from ctxaction.secure.sources import Blob, PendingDiff, SourceError, diff, diff_ends, files, repo_root
 
 TYPE_CHECKING = False
@@ -31,6 +32,7 @@ class ScanOptions:
     ``history`` selects commits whose added lines are scanned (``scan --history``, pushes);
     ``only`` restricts a staged scan to these repository paths (the hook's file arguments);
     ``root`` is the repository when the caller has already found it (saves a git process);
+    ``quiet`` leaves out the summary and "wrote" lines on stderr (``ctxaction --quiet scan``);
     ``pending`` the staged diff's git processes when the caller has already started them.
     """
 
@@ -51,6 +53,7 @@ class ScanOptions:
         only: list[str] | None = None,
         cwd: Path | None = None,
         root: Path | None = None,
+        quiet: bool = False,
         pending: PendingDiff | None = None,
     ) -> None:
         self.paths = list(paths or [])
@@ -67,6 +70,7 @@ class ScanOptions:
         self.only = only
         self.cwd = cwd or Path.cwd()
         self.root = root
+        self.quiet = quiet
         self.pending = pending
 
 
@@ -74,7 +78,7 @@ def execute(opts: ScanOptions) -> int:
     """Run a scan and print the report: 1 when secrets were found, 0 when clean, 2 on bad usage."""
     try:
         outcome = collect(opts)
-    except (SourceError, SettingsError, baseline_file.BaselineError) as exc:
+    except (SourceError, ConfigError, baseline_file.BaselineError) as exc:
         raise ScanUsageError(str(exc)) from None
     if opts.update_baseline:
         assert opts.baseline is not None
@@ -85,7 +89,8 @@ def execute(opts: ScanOptions) -> int:
                 for item in outcome.findings
             ),
         )
-        print(f"ctxaction: wrote {count} finding(s) to baseline {opts.baseline}", file=sys.stderr)
+        if not opts.quiet:
+            print(f"ctxaction: wrote {count} finding(s) to baseline {opts.baseline}", file=sys.stderr)
         return 0
     report = render(outcome, opts.fmt)
     if opts.output is not None:
@@ -94,7 +99,8 @@ def execute(opts: ScanOptions) -> int:
         write_atomic(opts.output, report)
     elif report:
         sys.stdout.write(report)
-    sys.stderr.write(summary(outcome))
+    if not opts.quiet:
+        sys.stderr.write(summary(outcome))
     return 1 if outcome.findings else 0
 
 

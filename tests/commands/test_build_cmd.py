@@ -94,7 +94,7 @@ def test_clear_errors(repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "--budget must be a positive" in capsys.readouterr().err
     bad = tmp_path / "context-packages.yaml"
     bad.write_text("profiles:\n  bugfix:\n    max_files: lots\n", encoding="utf-8")
-    assert build(repo, tmp_path, "--config", str(bad)) == 1
+    assert build(repo, tmp_path, "--config", str(bad)) == 2  # a broken config is a usage error
     assert (
         "context-packages.yaml:3: profiles.bugfix.max_files: expected an integer" in capsys.readouterr().err
     )

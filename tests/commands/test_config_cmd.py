@@ -7,7 +7,9 @@ from collections.abc import Callable
 import pytest
 
 from ctxaction.cli import main
-from ctxaction.config import config_from_text, default_text, load_config
+from ctxaction.config.load import config_from_text, load_config
+from ctxaction.config.schema import MODELINE, SCHEMA_FILE
+from ctxaction.config.source import default_text
 from tests.gitrepo import GitRepo
 
 
@@ -27,7 +29,7 @@ def test_show_reports_bad_config_with_line(
 ) -> None:
     repo = make_repo()
     repo.write(".github/context-packages.yaml", "version: 1\nprofilez: {}\n")
-    assert main(["config", "show", "--repo", str(repo.root)]) == 1
+    assert main(["config", "show", "--repo", str(repo.root)]) == 2
     err = capsys.readouterr().err
     assert "context-packages.yaml:2: profilez: unknown key" in err
 
@@ -38,7 +40,9 @@ def test_init_writes_commented_default_and_refuses_to_overwrite(
     repo = make_repo()
     assert main(["config", "init", "--repo", str(repo.root)]) == 0
     target = repo.root / ".github" / "context-packages.yaml"
-    assert target.read_text(encoding="utf-8") == default_text()
+    text = target.read_text(encoding="utf-8")
+    assert text == f"{MODELINE}\n{default_text()}"
+    assert text.startswith("# yaml-language-server: $schema=https://") and SCHEMA_FILE in text.split("\n")[0]
     assert load_config(repo.root).source == str(target)
     target.write_text("# mine\n", encoding="utf-8")
     assert main(["config", "init", "--repo", str(repo.root)]) == 2

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ctxaction.model import Candidate, Focus
-from ctxaction.pack.budget import BudgetError, FileSource, pack_files
+from ctxaction.pack.budget import BudgetError, FileSource, Packer, pack_files
 from ctxaction.render import FormatMeasure
 from ctxaction.tokens import get_counter
 
@@ -146,3 +146,34 @@ def test_a_file_with_many_spans_shares_its_weight(measure: FormatMeasure) -> Non
     packing = pack_files(sources, 1200, measure, max_files=5, min_files=1, context=1)
     second = next(f for f in packing.files if f.path == "one.py")
     assert all(covered(second.ranges, line) for line in range(target.start, target.end + 1))
+
+
+def js_file(name: str, functions: int, body: int = 6) -> list[str]:
+    lines = ["import fs from 'fs';", ""]
+    for i in range(functions):
+        lines += [f"function {name}_{i}(value) {{", "  if (value) {"]
+        lines += [f"    value = fs.join(String(value), '{name}{i}_{k}');" for k in range(body)]
+        lines += ["  }", "  return value;", "}", ""]
+    return lines
+
+
+def test_a_run_takes_the_closing_brackets_and_blank_lines_below_it(measure: FormatMeasure) -> None:
+    lines = js_file("a", 40)
+    start = 2 + 3 * 12 + 1  # `function a_3(value) {` (12 lines a function)
+    body_end = start + 7  # its last `value = …` line; then `  }`, `  return value;`, `}`, ``
+    packer = Packer([source("a.js", lines, 1.0)], measure, max_files=1, min_files=1, context=0)
+    plan = packer.plans[0]
+    packer.limit = 10_000
+    assert packer.take(plan, range(start, body_end + 1))
+    packer._close_runs(plan)
+    assert body_end + 1 in plan.chosen and body_end + 2 not in plan.chosen  # `  }`, not `return`
+    assert packer.take(plan, [body_end + 2])
+    packer._close_runs(plan)
+    assert {body_end + 3, body_end + 4} <= plan.chosen and body_end + 5 not in plan.chosen
+    # Nothing past the budget: a run whose closing line does not fit stays open.
+    other = Packer([source("a.js", lines, 1.0)], measure, max_files=1, min_files=1, context=0)
+    other.limit = 10_000
+    assert other.take(other.plans[0], range(start, body_end + 1))
+    other.limit = int(other.used)
+    other._close_runs(other.plans[0])
+    assert body_end + 1 not in other.plans[0].chosen

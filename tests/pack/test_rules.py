@@ -8,7 +8,8 @@ from collections.abc import Callable
 
 import pytest
 
-from ctxaction.config import RuleSource, config_from_text
+from ctxaction.config.load import config_from_text
+from ctxaction.config.model import RuleSource
 from ctxaction.model import Task
 from ctxaction.pack.budget import BudgetError
 from ctxaction.pack.rules import frontmatter, nested_rule_paths, pack_rules, scope_of, skills_index

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from ctxaction.config import load_config
+from ctxaction.config.load import load_config
 from ctxaction.model import Candidate, Task
 from ctxaction.rank import DEFAULT_WEIGHTS, collect
 from ctxaction.rank.callees import defines

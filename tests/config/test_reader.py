@@ -1,0 +1,71 @@
+"""One reader for the packager and the scanner: the same file, found the same way, and the same
+verdict on a broken one (a usage error, exit 2) from ``build``, ``scan``, the hook and
+``config show``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from ctxaction.cli import main
+from ctxaction.config.load import config_of, load_config
+from ctxaction.config.read import read_config
+from ctxaction.config.secrets import secrets_of
+from ctxaction.hook import main as hook
+from ctxaction.secure.settings import load_settings
+from tests.gitrepo import GitRepo
+
+BROKEN = "profiles:\n  bugfix:\n    max_filez: 3\nsecrets:\n  disabled_rules: [no-such-rule]\n"
+PROBLEMS = (
+    "{path}: 2 problems: (1) {path}:3: profiles.bugfix.max_filez: unknown key; known: "
+    "extends, labels, required_files, scoring, budget, max_files, min_files, history_days, "
+    "context_lines; (2) {path}:5: secrets.disabled_rules[0]: unknown rule 'no-such-rule' "
+    "(see `ctxaction scan --list-rules`)"
+)
+
+
+def test_a_broken_file_is_the_same_usage_error_everywhere(
+    make_repo: Callable[..., GitRepo],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    repo = make_repo()
+    repo.commit({"app.py": "x = 1\n"})
+    config = repo.write(".github/context-packages.yaml", BROKEN)
+    issue = tmp_path / "issue.txt"
+    issue.write_text("x is wrong\n\nSee app.py.\n", encoding="utf-8")
+    monkeypatch.chdir(repo.root)
+    expected = PROBLEMS.format(path=config)
+    for prefix, run in (
+        ("ctxaction build", lambda: main(["build", "--repo", str(repo.root), "--issue-file", str(issue)])),
+        ("ctxaction scan", lambda: main(["scan", "--staged"])),
+        ("ctxaction config", lambda: main(["config", "show", "--repo", str(repo.root)])),
+        ("ctxaction-secrets", lambda: hook([])),
+    ):
+        assert run() == 2, prefix
+        assert capsys.readouterr().err == f"{prefix}: {expected}\n"
+
+
+def test_packager_and_scanner_read_the_same_file_in_the_same_order(
+    make_repo: Callable[..., GitRepo],
+) -> None:
+    repo = make_repo()
+    repo.write("context-packages.yaml", "agent: codex\nsecrets:\n  disabled_rules: [github-pat]\n")
+    assert load_config(repo.root).agent == "codex"
+    assert load_settings(repo.root).allowlist.disabled_rules == ("github-pat",)
+    repo.write(".github/context-packages.yaml", "agent: claude\nsecrets:\n  allowlist:\n    stopwords: [x]\n")
+    config = load_config(repo.root)
+    settings = load_settings(repo.root)
+    assert (config.agent, settings.allowlist.disabled_rules) == ("claude", ())
+    assert config.source == settings.source == str(repo.root / ".github/context-packages.yaml")
+    doc = read_config(repo.root)
+    assert doc is not None and config_of(doc).secrets == secrets_of(doc)
+    assert config.secrets.stopwords == ("x",)
+
+
+def test_no_file_means_defaults_for_both(tmp_path: Path) -> None:
+    assert read_config(tmp_path) is None
+    assert load_settings(tmp_path).source == "" and load_config(tmp_path).source == "<built-in defaults>"

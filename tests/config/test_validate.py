@@ -1,0 +1,118 @@
+"""Every problem of a config file at once, each with file, line and key, in one line."""
+
+from __future__ import annotations
+
+import pytest
+
+from ctxaction.config.load import config_from_text
+from ctxaction.errors import ConfigError, ConfigErrors
+
+BROKEN = """\
+version: 2
+encoding: 5
+profiles:
+  bugfix:
+    max_filez: 3
+    budget:
+      shares: {files: 0.5, rules: 0.2}
+    scoring:
+      keyword_match: -1
+  docs:
+    extends: nothing
+sensitive_paths: ["[z-a]"]
+secrets:
+  allowlist:
+    regexes: ["("]
+  disabled_rules: [no-such-rule]
+  max_file_size: 0
+"""
+
+
+def error_of(text: str) -> ConfigError:
+    with pytest.raises(ConfigError) as info:
+        config_from_text(text, "cfg.yaml")
+    return info.value
+
+
+def test_all_problems_of_a_file_are_reported_together_in_file_order() -> None:
+    err = error_of(BROKEN)
+    assert isinstance(err, ConfigErrors)
+    found = [(p.line, p.key) for p in err.problems]
+    assert found == [
+        (1, "version"),
+        (2, "encoding"),
+        (5, "profiles.bugfix.max_filez"),
+        (7, "profiles.bugfix.budget.shares"),
+        (9, "profiles.bugfix.scoring.keyword_match"),
+        (11, "profiles.docs.extends"),
+        (12, "sensitive_paths[0]"),
+        (15, "secrets.allowlist.regexes[0]"),
+        (16, "secrets.disabled_rules[0]"),
+        (17, "secrets.max_file_size"),
+    ]
+    text = str(err)
+    assert "\n" not in text and text.startswith("cfg.yaml: 10 problems: (1) cfg.yaml:1: version: ")
+    for i, problem in enumerate(err.problems, 1):
+        assert f"({i}) {problem}" in text
+    assert (err.key, err.line) == ("version", 1)  # the first problem's, for callers that show one
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("version: 2\n", "cfg.yaml:1: version: only version 1 is supported, got 2"),
+        ("encoding: 5\n", "cfg.yaml:1: encoding: expected a string, got 5"),
+        ("model: [a]\n", "cfg.yaml:1: model: expected a string or null, got a list"),
+        ("agent: devin\n", "cfg.yaml:1: agent: unknown agent 'devin'; known: generic, claude, codex"),
+        ("profiles:\n  bugfix:\n    max_filez: 3\n", "3: profiles.bugfix.max_filez: unknown key; known: ex"),
+        ("profiles:\n  bugfix:\n    max_files: 3.0\n", "bugfix.max_files: expected an integer, got 3.0"),
+        ("profiles:\n  bugfix:\n    max_files: 0\n", "bugfix.max_files: must be at least 1, got 0"),
+        (
+            "profiles:\n  bugfix:\n    budget: {shares: {files: 1.5}}\n",
+            "cfg.yaml:3: profiles.bugfix.budget.shares.files: must be at most 1, got 1.5",
+        ),
+        (
+            "rules:\n  sources:\n    - {pattern: A.md}\n",
+            "cfg.yaml:3: rules.sources[0]: missing priority, max_lines; each entry needs pattern, priority",
+        ),
+        ("secrets:\n  max_file_size: 0\n", "cfg.yaml:2: secrets.max_file_size: must be more than 0, got 0"),
+        ("secrets:\n  allowlist:\n    paths: [yes]\n", "3: secrets.allowlist.paths[0]: expected a str"),
+    ],
+)
+def test_schema_messages_name_the_key_the_line_and_the_rule(text: str, message: str) -> None:
+    assert message in str(error_of(text))
+
+
+def test_a_wrong_type_hides_the_other_complaints_about_the_same_value() -> None:
+    err = error_of("agent: 5\n")
+    assert not isinstance(err, ConfigErrors)
+    assert str(err) == "cfg.yaml:1: agent: expected a string, got 5"
+
+
+def test_min_files_is_checked_against_the_inherited_max_files() -> None:
+    err = error_of("profiles:\n  bugfix:\n    min_files: 40\n")
+    assert str(err) == (
+        "cfg.yaml:3: profiles.bugfix.min_files: min_files (40) is more than max_files (15); "
+        "need min_files <= max_files"
+    )
+    err = error_of("profiles:\n  docs:\n    extends: feature\n    max_files: 2\n")
+    assert (err.key, err.line) == ("profiles.docs.max_files", 4)
+
+
+def test_a_new_default_profile_may_be_one_the_file_defines() -> None:
+    text = "default_profile: docs\nprofiles:\n  docs:\n    extends: feature\n    labels: [docs]\n"
+    assert config_from_text(text, "c.yaml").profile("auto", ["none"]).name == "docs"
+    message = str(error_of("default_profile: docs\n"))
+    assert message.startswith("cfg.yaml:1: default_profile: no profile 'docs'")
+
+
+def test_valid_files_build_the_same_config_as_before() -> None:
+    config = config_from_text(
+        "agent: codex\nmodel: gpt-4o\nrules:\n  nested: false\n"
+        "profiles:\n  bugfix:\n    scoring: {keyword_match: 2}\n    budget: {total_tokens: 5000}\n",
+        "c.yaml",
+    )
+    bugfix = config.profiles["bugfix"]
+    assert (config.agent, config.token_model, config.nested_rules) == ("codex", "gpt-4o", False)
+    assert bugfix.scoring["keyword_match"] == 2 and bugfix.budget.total_tokens == 5000
+    assert bugfix.budget.shares == {"files": 0.75, "rules": 0.1, "history": 0.1, "reserve": 0.05}
