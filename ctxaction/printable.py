@@ -12,8 +12,9 @@ library only: the pre-commit hook imports this.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_UNSAFE = "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
@@ -23,6 +24,12 @@ def _escape(match: re.Match[str]) -> str:
     return _NAMED.get(char) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
 
 
+@lru_cache(maxsize=1)
+def _unsafe() -> re.Pattern[str]:
+    """Compiled on first use: a hook run with nothing to report never needs it."""
+    return re.compile(_UNSAFE)
+
+
 def printable(text: str) -> str:
     """``text`` with control, line-separator and bidi-override characters escaped."""
-    return _UNSAFE.sub(_escape, text)
+    return _unsafe().sub(_escape, text)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import posixpath
-import subprocess
 import threading
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -162,15 +161,7 @@ class RepoView:
             "marked": ["grep", "-z", "-I", "-l", "-i", "-F", *marker_args, *tree, "--"],
             "lines": ["grep", "-z", "-I", "-c", "-e", "", *tree, "--", *_MINIFIED_GLOBS],
         }
-        procs = {
-            name: subprocess.Popen(
-                git.git_command(self.root, args),
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                env=git.git_env(),
-            )
-            for name, args in jobs.items()
-        }
+        procs = {name: git.start(self.root, args) for name, args in jobs.items()}
         outputs = {name: proc.communicate()[0] for name, proc in procs.items()}
         prefix = f"{self.head}:" if tree else ""
 

@@ -7,7 +7,6 @@ search runs over that commit's tree instead of the work tree.
 from __future__ import annotations
 
 import re
-import subprocess
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -78,16 +77,11 @@ def has_pcre(repo: RepoView) -> bool:
 
 def _probe_pcre(repo: RepoView) -> bool:
     try:
-        proc = subprocess.run(
-            git.git_command(repo.root, ["grep", "-P", "-q", "-e", "(?<=a)b", "--no-index", "--", _NULL]),
-            capture_output=True,
-            env=git.git_env(),
-            timeout=10,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired):
+        args = ["grep", "-P", "-q", "-e", "(?<=a)b", "--no-index", "--", _NULL]
+        _, _, err = git.run_capture(repo.root, args, timeout=10)
+    except git.RepoError:
         return False
-    return b"not compiled" not in proc.stderr and b"USE_LIBPCRE" not in proc.stderr
+    return b"not compiled" not in err and b"USE_LIBPCRE" not in err
 
 
 @dataclass

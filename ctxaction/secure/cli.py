@@ -16,7 +16,7 @@ from ctxaction.secure.report import render, summary
 from ctxaction.secure.rules import ALL_RULES
 from ctxaction.secure.run import Located, Outcome, scan_blobs
 from ctxaction.secure.settings import load_settings
-from ctxaction.secure.sources import Blob, SourceError, diff, diff_ends, files, repo_root, staged
+from ctxaction.secure.sources import Blob, PendingDiff, SourceError, diff, diff_ends, files, repo_root
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -32,7 +32,8 @@ class ScanOptions:
     ``history`` selects commits whose added lines are scanned (``scan --history``, pushes);
     ``only`` restricts a staged scan to these repository paths (the hook's file arguments);
     ``root`` is the repository when the caller has already found it (saves a git process);
-    ``quiet`` leaves out the summary and "wrote" lines on stderr (``ctxaction --quiet scan``).
+    ``quiet`` leaves out the summary and "wrote" lines on stderr (``ctxaction --quiet scan``);
+    ``pending`` the staged diff's git processes when the caller has already started them.
     """
 
     def __init__(
@@ -53,6 +54,7 @@ class ScanOptions:
         cwd: Path | None = None,
         root: Path | None = None,
         quiet: bool = False,
+        pending: PendingDiff | None = None,
     ) -> None:
         self.paths = list(paths or [])
         self.staged = staged
@@ -69,6 +71,7 @@ class ScanOptions:
         self.cwd = cwd or Path.cwd()
         self.root = root
         self.quiet = quiet
+        self.pending = pending
 
 
 def execute(opts: ScanOptions) -> int:
@@ -150,7 +153,8 @@ def _first_of_each(findings: list[Located]) -> list[Located]:
 def _blobs(opts: ScanOptions, root: Path | None, max_bytes: int) -> Iterable[Blob]:
     if opts.staged:
         assert root is not None
-        index = staged(root, all_lines=opts.all_lines, only=opts.only, max_bytes=max_bytes)
+        pending = opts.pending or PendingDiff(root, ["--cached"], all_lines=opts.all_lines)
+        index = pending.blobs(only=opts.only, max_bytes=max_bytes)
         blobs = index.blobs
         if opts.only is not None:
             # Files the hook was handed that are not staged (pre-push, manual runs): scan them whole.

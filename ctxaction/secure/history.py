@@ -11,12 +11,12 @@ so a merged branch is not scanned twice.
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from ctxaction.repo import git
+from ctxaction.repo.git import RepoError
 from ctxaction.secure.sources import _DIFF_FLAGS, Blob, SourceError, _unquote, decode
 
 TYPE_CHECKING = False
@@ -74,23 +74,22 @@ def check_revs(root: Path, revs: Sequence[str]) -> None:
     for rev in revs:
         if rev.startswith("-"):
             raise SourceError(f"not a revision: {rev!r}")
-        proc = subprocess.run(
-            ["git", "rev-parse", "--verify", "--quiet", "--end-of-options", rev],
-            cwd=root,
-            capture_output=True,
-            check=False,
-        )
-        if proc.returncode != 0 and not _valid_range(root, rev):
+        known = _git_ok(root, ["rev-parse", "--verify", "--quiet", "--end-of-options", rev])
+        if not known and not _valid_range(root, rev):
             raise SourceError(f"unknown revision or range {rev!r} (try `git log {rev}` to check it)")
 
 
 def _valid_range(root: Path, rev: str) -> bool:
     if ".." not in rev:
         return False
-    proc = subprocess.run(
-        ["git", "rev-parse", "--quiet", "--end-of-options", rev], cwd=root, capture_output=True, check=False
-    )
-    return proc.returncode == 0
+    return _git_ok(root, ["rev-parse", "--quiet", "--end-of-options", rev])
+
+
+def _git_ok(root: Path, args: list[str]) -> bool:
+    try:
+        return git.run_capture(root, args, timeout=None, inherit_repo=True)[0] == 0
+    except RepoError as exc:
+        raise SourceError(str(exc)) from None
 
 
 class _File:
@@ -115,26 +114,19 @@ class _File:
 
 def history(root: Path, span: HistoryRange, *, max_bytes: int) -> Iterator[Blob]:
     """Blobs of every added-lines file section in the commits ``span`` selects, newest first."""
-    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
-    config = ("core.quotePath=false", "diff.noprefix=false", "log.showRoot=true")
-    cmd = ["git", *(arg for item in config for arg in ("-c", item)), *_LOG_FLAGS, *span.args()]
-    with subprocess.Popen(cmd, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env) as proc:
-        assert proc.stdout is not None and proc.stderr is not None
-        try:
-            for commit, section in _sections(proc.stdout):
+    config = ("diff.noprefix=false", "log.showRoot=true")
+    args = [*(arg for item in config for arg in ("-c", item)), *_LOG_FLAGS, *span.args()]
+    try:
+        with git.Stream(root, args, inherit_repo=True) as out:
+            for commit, section in _sections(out):
                 if section.startswith((b"diff --cc ", b"diff --combined ")):
                     yield from _combined(commit, section.split(b"\n"), max_bytes)
                 else:
                     blob = _plain(commit, section, max_bytes)
                     if blob is not None:
                         yield blob
-        finally:
-            proc.stdout.close()
-            err = proc.stderr.read()
-            code = proc.wait()
-        if code != 0:
-            message = err.decode("utf-8", "replace").strip().split("\n")[-1]
-            raise SourceError(f"git log failed: {message}")
+    except RepoError as exc:
+        raise SourceError(str(exc)) from None
 
 
 def _sections(stream: IO[bytes]) -> Iterator[tuple[str, bytes]]:

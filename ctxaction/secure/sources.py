@@ -9,12 +9,14 @@ overridden on the command line.
 from __future__ import annotations
 
 import os
-import subprocess
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from ctxaction.errors import SourceError as SourceError
 from ctxaction.readfile import FileTooLarge, is_regular, read_regular
+from ctxaction.repo import git
+from ctxaction.repo.git import RepoError
+from ctxaction.repo.process import Process
 from ctxaction.secure.lazyre import LazyPattern
 
 DEFAULT_MAX_BYTES = 2_000_000
@@ -66,20 +68,13 @@ class Blob:
         return f"Blob({self.path!r}, lines={self.lines!r}, note={self.note!r})"
 
 
-def _git(root: Path | None, *args: str, stdin: bytes | None = None) -> bytes:
-    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
-    proc = subprocess.run(
-        ["git", "-c", "core.quotePath=false", *args],
-        cwd=root,
-        input=stdin,
-        capture_output=True,
-        env=env,
-        check=False,
-    )
-    if proc.returncode != 0:
-        message = proc.stderr.decode("utf-8", "replace").strip().split("\n")[-1]
-        raise SourceError(f"git {args[0]} failed: {message}")
-    return proc.stdout
+def _git(root: Path, *args: str) -> bytes:
+    """``git args`` in ``root`` through the door (in the repository and index git points us at),
+    its failure told as a :class:`SourceError`."""
+    try:
+        return git.run_bytes(root, args, timeout=None, inherit_repo=True)[1]
+    except RepoError as exc:
+        raise SourceError(str(exc)) from None
 
 
 def repo_root(start: Path) -> Path | None:
@@ -109,25 +104,6 @@ def decode(data: bytes, path: str, max_bytes: int) -> tuple[str | None, str]:
     return (text, "") if text is not None else (None, "skipped: binary")
 
 
-def _read_blobs(root: Path, shas: Sequence[str]) -> dict[str, bytes]:
-    """Object contents by sha, in one ``git cat-file --batch`` process."""
-    if not shas:
-        return {}
-    out = _git(root, "cat-file", "--batch", stdin="".join(f"{sha}\n" for sha in shas).encode())
-    blobs: dict[str, bytes] = {}
-    pos = 0
-    for sha in shas:
-        end = out.index(b"\n", pos)
-        header = out[pos:end].split()
-        pos = end + 1
-        if len(header) < 3 or header[1] == b"missing":
-            continue
-        size = int(header[2])
-        blobs[sha] = out[pos : pos + size]
-        pos += size + 1
-    return blobs
-
-
 class _Change:
     __slots__ = ("mode", "path", "sha", "status")
 
@@ -138,11 +114,10 @@ class _Change:
         self.mode = mode
 
 
-def _diff(root: Path, diff_args: Sequence[str], patch: bool) -> tuple[list[_Change], dict[str, set[int]]]:
-    """One ``git diff --raw -z`` (with a zero-context patch when ``patch``): every changed path's
-    new blob sha, status and mode, and the added line numbers (new side) per path."""
-    args = ["diff", "--raw", "-z", *(["-p", "-U0"] if patch else []), *_DIFF_FLAGS, *diff_args]
-    out = _git(root, *args).decode("utf-8", "replace")
+def _parse_diff(data: bytes, patch: bool) -> tuple[list[_Change], dict[str, set[int]]]:
+    """The output of one ``git diff --raw -z`` (with a zero-context patch when ``patch``): every
+    changed path's new blob sha, status and mode, and the added line numbers (new side) per path."""
+    out = data.decode("utf-8", "replace")
     fields = out.split("\0")
     changes: list[_Change] = []
     i = 0
@@ -223,14 +198,58 @@ class DiffBlobs:
         self.paths = paths
 
 
-def _blobs_from_diff(
-    root: Path,
-    diff_args: Sequence[str],
-    all_lines: bool,
+class PendingDiff:
+    """A diff's git processes, started at once and read later: ``git diff --raw -z`` (with a
+    zero-context patch unless ``all_lines``) and the ``git cat-file --batch`` that reads the new
+    blobs. The hook starts them before it loads the rule set, so git works while Python imports;
+    :meth:`blobs` reads them (once), :meth:`close` stops whatever was not read."""
+
+    def __init__(self, root: Path, diff_args: Sequence[str], *, all_lines: bool = False) -> None:
+        self.root = root
+        self.all_lines = all_lines
+        self._args = ["diff", "--raw", "-z", *([] if all_lines else ["-p", "-U0"]), *_DIFF_FLAGS, *diff_args]
+        self._cat = git.CatFile(root, inherit_repo=True)
+        self._diff: Process | None = None
+        try:
+            self._cat.start()
+            self._diff = git.start(root, self._args, stderr=True, inherit_repo=True)
+        except RepoError as exc:
+            self.close()
+            raise SourceError(str(exc)) from None
+
+    def blobs(self, *, only: Iterable[str] | None = None, max_bytes: int = DEFAULT_MAX_BYTES) -> DiffBlobs:
+        """What the diff adds (limited to the paths in ``only`` when given), as blobs to scan."""
+        proc = self._diff
+        if proc is None:
+            raise SourceError("git diff was read already")
+        try:
+            out, err = proc.communicate()
+            if proc.wait() != 0:
+                raise SourceError(git.explain(self.root, self._args, err.decode("utf-8", "replace")))
+            all_changes, added = _parse_diff(out, patch=not self.all_lines)
+            wanted = set(only) if only is not None else None
+            return _changed_blobs(self._cat, all_changes, wanted, added, self.all_lines, max_bytes)
+        except RepoError as exc:
+            raise SourceError(str(exc)) from None
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Stop both processes (idempotent)."""
+        self._cat.close()
+        proc, self._diff = self._diff, None
+        if proc is not None:
+            proc.close()
+
+
+def _changed_blobs(
+    cat: git.CatFile,
+    all_changes: list[_Change],
     only: set[str] | None,
+    added: dict[str, set[int]],
+    all_lines: bool,
     max_bytes: int,
 ) -> DiffBlobs:
-    all_changes, added = _diff(root, diff_args, patch=not all_lines)
     changes = [c for c in all_changes if only is None or c.path in only]
     blobs: list[Blob] = []
     scannable = []
@@ -243,7 +262,7 @@ def _blobs_from_diff(
             continue  # symlink target or submodule commit: no file content of ours
         else:
             scannable.append(change)
-    contents = _read_blobs(root, sorted({c.sha for c in scannable}))
+    contents = cat.read_many(sorted({c.sha for c in scannable}))
     for change in scannable:
         lines = None if all_lines else frozenset(added.get(change.path, ()))
         data = contents.get(change.sha, b"")
@@ -267,9 +286,7 @@ def staged(
 
     Works before the first commit (git compares the index with the empty tree).
     """
-    return _blobs_from_diff(
-        root, ["--cached"], all_lines, set(only) if only is not None else None, max_bytes
-    )
+    return PendingDiff(root, ["--cached"], all_lines=all_lines).blobs(only=only, max_bytes=max_bytes)
 
 
 def diff(
@@ -280,7 +297,8 @@ def diff(
     max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> list[Blob]:
     """What ``HEAD`` adds since ``rev`` (``rev`` may also be a ``A..B`` range)."""
-    return _blobs_from_diff(root, list(diff_ends(root, rev)), all_lines, None, max_bytes).blobs
+    pending = PendingDiff(root, list(diff_ends(root, rev)), all_lines=all_lines)
+    return pending.blobs(max_bytes=max_bytes).blobs
 
 
 def diff_ends(root: Path, rev: str) -> tuple[str, str]:
