@@ -3,6 +3,7 @@ change; the cache is never written through a symlink and never needed."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 import sys
@@ -11,8 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from ctxaction import __version__
 from ctxaction.config import cache
 from ctxaction.config.read import read_config
+from ctxaction.config.schema import schema_text
+from ctxaction.config.source import default_text
 from ctxaction.errors import ConfigError
 from tests.gitrepo import GitRepo
 
@@ -84,6 +88,14 @@ def test_a_cache_that_cannot_be_written_is_not_an_error(
     config.write_text(GOOD, encoding="utf-8")
     assert read_config(tmp_path, config) is not None
     assert not cache.is_valid(GOOD)
+
+
+def test_entries_are_named_by_the_sha256_of_what_they_cover() -> None:
+    """The hash comes from the interpreter's own SHA-256 module (``hashlib`` loads OpenSSL, a
+    noticeable share of a hook run): the same digest as hashlib's."""
+    parts = (__version__, schema_text(), default_text(), GOOD)
+    expected = hashlib.sha256(b"".join(part.encode("utf-8") + b"\0" for part in parts)).hexdigest()
+    assert cache.key(GOOD) == expected
 
 
 def test_old_entries_are_pruned(cache_home: Path) -> None:
