@@ -42,7 +42,8 @@ class Allowlist:
     def paths_ready(self) -> bool:
         """Whether :meth:`path_allowed` is cheap now: no paths, or their patterns compiled. Until
         then a caller may ask only about a file that has findings: compiling loads ``pathspec``
-        (a fifth of a hook run), which a commit without findings never needs."""
+        (whose imports cost more CPU time than half a hook run), which a commit without findings
+        never needs."""
         return not self.paths or self._spec is not None
 
     def __repr__(self) -> str:
