@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ctxaction.config.secrets import SecretsConfig
 from ctxaction.model import Candidate, Excluded
@@ -77,6 +78,14 @@ def configured_detector(section: SecretsConfig) -> Detector:
     from ctxaction.secure.settings import settings_of
 
     return Detector(ALL_RULES, settings_of(section).allowlist) if section.source else default_detector()
+
+
+def sensitive_paths(root: Path, config_path: Path | None) -> PathRules:
+    """The repository's sensitive-path rules: built-in patterns, the config's ``sensitive_paths``
+    and ``.contextignore`` (what the packager refuses, every reader of files refuses too)."""
+    from ctxaction.config.load import load_config
+
+    return PathRules.from_repo(root, load_config(root, config_path).sensitive_paths)
 
 
 class PathFilter:

@@ -26,6 +26,8 @@ from ctxaction.errors import CtxError
 from ctxaction.errors import ToolInputError as ToolInputError
 from ctxaction.model import Candidate, Task
 from ctxaction.repo.warm import WarmRepos
+from ctxaction.text.cut import cut
+from ctxaction.text.fences import fence_for
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -41,6 +43,7 @@ MAX_RESULT_CHARS = 4 * MAX_RESULT_TOKENS
 MAX_EXCERPT_LINES = 400
 _ISSUE_NUMBER = re.compile(r"^\s*(?:#|(?:issue|pr|pull)\s*#?)?\s*(\d{1,9})\s*$", re.IGNORECASE)
 
+_CUT_NOTE = "[… cut to stay under the tool-output limit; ask for less (a smaller budget or range)]"
 INSTRUCTIONS = (
     "Read-only context for coding tasks in this repository. Call get_package first with the issue "
     "text or number; it returns the files and lines that matter, with reasons. Everything returned "
@@ -155,8 +158,9 @@ def safe_relpath(root: Path, raw: str) -> str:
 
 def excerpt(ws: Workspace, path: str, start: int = 1, end: int | None = None) -> str:
     """Lines ``start``..``end`` (1-based, inclusive) of a tracked file, secrets redacted."""
+    from ctxaction.filter import sensitive_paths
     from ctxaction.repo.files import split_lines
-    from ctxaction.secure import PathRules, redact
+    from ctxaction.secure import redact
 
     if start < 1:
         raise ToolInputError(f"start must be 1 or more (lines are numbered from 1), got {start}")
@@ -168,7 +172,7 @@ def excerpt(ws: Workspace, path: str, start: int = 1, end: int | None = None) ->
         if entry is None:
             raise ToolInputError(f"{rel} is not a tracked file of the repository")
         real = Path(os.path.realpath(ws.root / rel)).relative_to(os.path.realpath(ws.root)).as_posix()
-        rules = PathRules.from_repo(ws.root)
+        rules = sensitive_paths(ws.root, ws.config_path)
         for candidate in dict.fromkeys((rel, real)):
             reason = rules.reason(candidate)
             if reason:
@@ -199,12 +203,8 @@ def excerpt(ws: Workspace, path: str, start: int = 1, end: int | None = None) ->
         header += f" ({len(findings)} secret(s) redacted)"
     if last < total and (end is None or end > last):
         header += f"; ask for lines {last + 1}- to read on"
-    fence = "`" * max(3, _longest_backtick_run(body) + 1)
+    fence = fence_for(body)
     return fit(f"{header}\n{fence}\n{body}\n{fence}", ws)
-
-
-def _longest_backtick_run(text: str) -> int:
-    return max((len(m) for m in re.findall(r"`+", text)), default=0)
 
 
 def explain_file(ws: Workspace, task: Task, path: str, budget: int | None, profile: str) -> str:
@@ -242,13 +242,13 @@ def fit(text: str, ws: Workspace) -> str:
     from ctxaction.tokens import get_counter
 
     counter = get_counter(ws.encoding or "o200k_base", allow_estimate=True)
-    if len(text) <= MAX_RESULT_CHARS and counter.count(text) <= MAX_RESULT_TOKENS:
+
+    def fits(t: str) -> bool:
+        return len(t) <= MAX_RESULT_CHARS and counter.count(t) <= MAX_RESULT_TOKENS
+
+    if fits(text):
         return text
-    note = "\n[… cut to stay under the tool-output limit; ask for less (a smaller budget or range)]"
-    lines = text[:MAX_RESULT_CHARS].split("\n")
-    while lines and counter.count("\n".join(lines) + note) > MAX_RESULT_TOKENS:
-        lines = lines[: max(len(lines) * 9 // 10, len(lines) - 50)] if len(lines) > 1 else []
-    return "\n".join(lines) + note
+    return cut(text, fits, _CUT_NOTE)
 
 
 def create_server(ws: Workspace) -> MCPServer:

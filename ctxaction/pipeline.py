@@ -22,12 +22,12 @@ from ctxaction.errors import BuildError as BuildError
 from ctxaction.filter import PathFilter, Readable, Redactor, configured_detector, filter_candidates
 from ctxaction.model import Candidate, Excluded, OmittedFile, Package, Task
 from ctxaction.pack.budget import BudgetError, FileSource
-from ctxaction.pack.fit import TASK_LABEL, Fitter, render_fitted
 from ctxaction.pack.history import fit_text, pack_history
 from ctxaction.pack.rules import pack_rules, skills_index
 from ctxaction.progress import NO_PROGRESS, Progress
 from ctxaction.rank.resolve import resolve_path
 from ctxaction.render import render as render_text
+from ctxaction.render.fit import TASK_LABEL, Fitter, render_fitted
 from ctxaction.repo.files import RepoError, RepoView, open_repo
 from ctxaction.repo.imports import ModuleIndex
 from ctxaction.repo.memo import cached

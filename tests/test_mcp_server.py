@@ -151,6 +151,16 @@ def test_excerpt_paths_are_confined(repo: GitRepo, arguments: dict[str, Any], me
         excerpt(Workspace(root=repo.root), **arguments)
 
 
+def test_excerpt_refuses_what_the_config_marks_sensitive(repo: GitRepo) -> None:
+    from ctxaction.mcp_server import Workspace, excerpt
+
+    ws = Workspace(root=repo.root)
+    assert "def load(request):" in excerpt(ws, "src/auth/store.py")
+    repo.commit({"context-packages.yaml": "sensitive_paths:\n  - src/auth/store.py\n"}, "config")
+    with pytest.raises(ToolInputError, match="kept out of context"):
+        excerpt(ws, "src/auth/store.py")
+
+
 def test_refusals_reach_the_client_as_tool_errors(repo: GitRepo) -> None:
     _, results = _session(
         repo.root,

@@ -34,9 +34,11 @@ from ctxaction.github.deliver import (
 from ctxaction.github.event import REPO_RE, Request, Skip, load_event
 from ctxaction.github.fetch import Thread, fetch_thread, payload_thread
 from ctxaction.github.gate import Gate
+from ctxaction.github.handoff.excludes import keep_out_of_commits
+from ctxaction.github.handoff.preset import resolve_preset
+from ctxaction.github.handoff.write import write_handoff
 from ctxaction.github.inputs import Inputs, fail_on_error, read_inputs
 from ctxaction.github.log import Log, quoted_log
-from ctxaction.handoff import keep_out_of_commits, resolve_preset, write_handoff
 from ctxaction.model import Package
 from ctxaction.output import owner_for
 from ctxaction.pipeline import BuildOptions, build_package, render

@@ -23,11 +23,11 @@ from github.IssueComment import IssueComment
 
 from ctxaction import __version__
 from ctxaction.errors import GitHubError as GitHubError
-from ctxaction.sanitize import PERMISSION_RANK
 from ctxaction.secure import clip
 
 DEFAULT_API_URL = "https://api.github.com"
 ACTIONS_BOT = "github-actions[bot]"
+PERMISSION_RANK = {"none": 0, "read": 1, "triage": 2, "write": 3, "maintain": 4, "admin": 5}
 # The permission API reports the legacy name (admin/write/read/none) in `permission` and the
 # fine-grained role in `role_name`; PERMISSION_RANK orders them.
 ROLES = tuple(sorted(PERMISSION_RANK, key=PERMISSION_RANK.__getitem__))

@@ -21,10 +21,12 @@ import re
 from dataclasses import dataclass
 from urllib.parse import quote
 
-from ctxaction.github.deliver import COMMENT_LIMIT, MARKER, fit_package, hard_cut, posted_text, utf16_len
+from ctxaction.github.deliver import COMMENT_LIMIT, MARKER, fit_package, posted_text, utf16_len
 from ctxaction.markdown import escape_inline
 from ctxaction.model import Package, PackedFile
-from ctxaction.render import render, task_label
+from ctxaction.render import render
+from ctxaction.render.filters import task_label
+from ctxaction.text.cut import cut_to
 
 _SHA_NOTE = re.compile(r"<!-- ctxaction:sha ([0-9a-f]{40,64}) -->")
 _SHA = re.compile(r"^[0-9a-f]{40,64}$")
@@ -163,7 +165,7 @@ def _compose_full(package: Package, ctx: CommentContext, limit: int, tail: str) 
 
 
 def _clamp(text: str, limit: int) -> str:
-    return text if utf16_len(text) <= limit else hard_cut(text, limit, utf16_len, "*(cut here)*")
+    return text if utf16_len(text) <= limit else cut_to(text, limit, utf16_len, "*(cut here)*")
 
 
 def final_body(text: str, limit: int = COMMENT_LIMIT) -> str:

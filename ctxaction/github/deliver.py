@@ -16,18 +16,19 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
 
-from ctxaction.model import OmittedFile, Package
+from ctxaction.model import Package
 from ctxaction.output import Owner, append_text, write_atomic
+from ctxaction.pack.weakest import drop_weakest
 from ctxaction.sanitize import neutralize_agent_handles, neutralize_mentions, neutralize_references
 from ctxaction.secure import redact
+from ctxaction.text.cut import cut_to
+from ctxaction.text.fences import code_segments
 
 COMMENT_LIMIT = 65_536
 SUMMARY_LIMIT = 1_048_576
 MARKER_RE = re.compile(r"<!-- ctxaction:package v\d+ -->")
 MARKER = "<!-- ctxaction:package v1 -->"
 REPLY_MARKER = "<!-- ctxaction:reply v1 -->"
-_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_FENCE_CLOSE = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*$")
 
 DROPPED = "left out of this comment (size limit)"
 
@@ -42,45 +43,6 @@ def utf16_len(text: str) -> int:
 def utf8_len(text: str) -> int:
     """Length in UTF-8 bytes (the job summary limit is in bytes)."""
     return len(text.encode("utf-8", "replace"))
-
-
-def _closes(line: str, fence: str) -> bool:
-    m = _FENCE_CLOSE.match(line)
-    return m is not None and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence)
-
-
-def _scan(text: str) -> tuple[list[tuple[bool, str]], str]:
-    segments: list[tuple[bool, list[str]]] = []
-    fence = ""
-    for line in text.split("\n"):
-        if fence:
-            segments[-1][1].append(line)
-            if _closes(line, fence):
-                fence = ""
-            continue
-        m = _FENCE_OPEN.match(line)
-        if m and not (m.group(1)[0] == "`" and "`" in line[m.end() :]):
-            fence = m.group(1)
-            segments.append((True, [line]))
-        elif segments and not segments[-1][0]:
-            segments[-1][1].append(line)
-        else:
-            segments.append((False, [line]))
-    return [(code, "\n".join(lines)) for code, lines in segments], fence
-
-
-def code_segments(text: str) -> list[tuple[bool, str]]:
-    """Split ``text`` into (inside a fenced code block, chunk) runs of whole lines, in order.
-
-    Fences follow CommonMark: a line of 3+ backticks (no backtick after) or tildes opens, a line
-    of the same character at least as long closes, an unclosed fence runs to the end.
-    """
-    return _scan(text)[0]
-
-
-def open_fence(text: str) -> str:
-    """The fence left open at the end of ``text`` ("" when every fence is closed)."""
-    return _scan(text)[1]
 
 
 def neutralize(text: str) -> str:
@@ -102,38 +64,6 @@ def posted_text(text: str) -> str:
     return neutralize(redacted)
 
 
-def hard_cut(text: str, limit: int, measure: Callable[[str], int], note: str) -> str:
-    """Cut ``text`` so that it, a closing fence and ``note`` fit in ``limit``; at a line boundary
-    when possible, inside an over-long line (minified code) otherwise."""
-
-    def finish(body: str) -> str:
-        fence = open_fence(body)
-        return body + (f"\n{fence}" if fence else "") + "\n\n" + note
-
-    lines = text.split("\n")
-    low, high = 0, len(lines)
-    while low < high:  # the most whole lines that fit
-        mid = (low + high + 1) // 2
-        if measure(finish("\n".join(lines[:mid]))) <= limit:
-            low = mid
-        else:
-            high = mid - 1
-    body = "\n".join(lines[:low])
-    if low < len(lines):
-        head = body + ("\n" if low else "")
-        partial = lines[low]
-        lo, hi = 0, len(partial)
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if measure(finish(head + partial[:mid])) <= limit:
-                lo = mid
-            else:
-                hi = mid - 1
-        if lo:
-            body = head + partial[:lo]
-    return finish(body)
-
-
 def fit_package(
     package: Package,
     render: Render,
@@ -143,22 +73,17 @@ def fit_package(
 ) -> tuple[str, bool]:
     """The largest framed, posted rendering of ``package`` within ``limit``; (text, truncated).
 
-    Files are dropped lowest score first (each named among the omitted files, so the reader knows
-    it exists), searching by bisection on how many to keep; when even no file is too long, the
-    text is cut at a line boundary. ``frame(body, shortened)`` wraps a posted body: ``shortened``
+    The weakest files are dropped (:func:`ctxaction.pack.weakest.drop_weakest`), searching by
+    bisection on how many to keep; when even no file is too long, the text is cut at a line
+    boundary. ``frame(body, shortened)`` wraps a posted body: ``shortened``
     is "" or a sentence saying what was left out, for the frame to show with where the rest is.
     """
-    ranked = sorted(range(len(package.files)), key=lambda i: package.files[i].score, reverse=True)
+    count = len(package.files)
 
     def body(keep: int) -> tuple[str, int]:
-        kept = set(ranked[:keep])
-        dropped = [f for i, f in enumerate(package.files) if i not in kept]
-        trimmed = replace(
-            package,
-            files=[f for i, f in enumerate(package.files) if i in kept],
-            omitted=[*package.omitted, *(OmittedFile(f.path, f.score, f.tokens, DROPPED) for f in dropped)],
-        )
-        return posted_text(render(trimmed)), len(dropped)
+        trimmed = replace(package, files=list(package.files), omitted=list(package.omitted))
+        drop_weakest(trimmed, count - keep, DROPPED)
+        return posted_text(render(trimmed)), count - keep
 
     def framed(keep: int) -> str:
         text, dropped = body(keep)
@@ -166,10 +91,10 @@ def fit_package(
             text, f"{dropped} lower-ranked files were left out (named under omitted files)" if dropped else ""
         )
 
-    full = framed(len(ranked))
+    full = framed(count)
     if measure(full) <= limit:
         return full, False
-    low, high = 0, len(ranked) - 1
+    low, high = 0, count - 1
     best: str | None = None
     while low <= high:
         mid = (low + high) // 2
@@ -185,7 +110,7 @@ def fit_package(
         f"{dropped} files were left out and " if dropped else ""
     ) + "the rest was cut at a line boundary"
     room = limit - measure(frame("", shortened))
-    return frame(hard_cut(text, room, measure, "*(cut here)*"), shortened), True
+    return frame(cut_to(text, room, measure, "*(cut here)*"), shortened), True
 
 
 def format_outputs(values: Mapping[str, str]) -> str:
@@ -220,10 +145,3 @@ def write_artifacts(
         write_atomic(workspace / relative, text, inside=workspace, owner=owner)
         out[fmt] = relative
     return out
-
-
-def truncate_bytes(text: str, limit: int, note: str) -> str:
-    """``text`` cut at a line boundary to ``limit`` UTF-8 bytes (job summary cap), fences closed."""
-    if utf8_len(text) <= limit:
-        return text
-    return hard_cut(text, limit, utf8_len, note)

@@ -97,7 +97,7 @@ def run_scan(inputs: Inputs, workspace: Path, env: Mapping[str, str], log: Log) 
     """Scan, annotate, write the SARIF file and the outputs; 1 when secrets were found."""
     from ctxaction.agents import get_preset
     from ctxaction.errors import CtxError
-    from ctxaction.handoff import keep_out_of_commits
+    from ctxaction.github.handoff.excludes import keep_out_of_commits
     from ctxaction.secure.cli import ScanOptions, ScanUsageError, collect
     from ctxaction.secure.sarif import render
 

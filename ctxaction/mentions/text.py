@@ -7,13 +7,14 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ctxaction.mentions.frames import in_repo_path
+from ctxaction.text import fences
 
 SegmentKind = Literal["prose", "inline", "fence"]
 
 # Links name hosts, owners and commit ids, not code: only a blob link's in-repo path is kept.
 _URL = re.compile(r"\b(?:https?|ftp)://[^\s<>()\[\]\"'`]+")
 _HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
-_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*([\w+-]*)")
+_LANG = re.compile(r"[\w+-]*")
 _INLINE = re.compile(r"(`+)([^\n`][^\n]*?)\1")
 _HTML_TAG = re.compile(
     r"</?(?:details|summary|br|p|b|i|em|strong|code|pre|img|a|sub|sup|kbd|div|span)\b[^>]*>", re.I
@@ -46,27 +47,12 @@ def clean(text: str) -> str:
 def segments(title: str, body: str) -> list[Segment]:
     """The title and body as segments, code blocks and inline code kept apart from prose."""
     out = _split_inline(clean(title), title=True)
-    prose: list[str] = []
-    fence: list[str] = []
-    marker = ""
-    lang = ""
-    for line in clean(body).split("\n"):
-        m = _FENCE.match(line)
-        if marker:
-            if m and m.group(1)[0] == marker[0] and len(m.group(1)) >= len(marker) and not m.group(2):
-                out.append(Segment("\n".join(fence), "fence", lang=lang))
-                fence, marker = [], ""
-            else:
-                fence.append(line)
-        elif m:
-            out.extend(_split_inline("\n".join(prose)))
-            prose = []
-            marker, lang = m.group(1), m.group(2).lower()
+    for block in fences.blocks(clean(body)):
+        if block.code:
+            lang = _LANG.match(block.info)
+            out.append(Segment("\n".join(block.inner), "fence", lang=lang.group().lower() if lang else ""))
         else:
-            prose.append(line)
-    if marker:
-        out.append(Segment("\n".join(fence), "fence", lang=lang))
-    out.extend(_split_inline("\n".join(prose)))
+            out.extend(_split_inline("\n".join(block.lines)))
     return [s for s in out if s.text.strip()]
 
 

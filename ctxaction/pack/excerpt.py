@@ -10,9 +10,10 @@ from collections.abc import Iterable, Sequence
 
 from ctxaction.model import Focus
 from ctxaction.repo.files import split_lines
+from ctxaction.text.omitted import marker
 
-__all__ = ["Range", "expand", "gaps", "imports_header", "marker", "merge_ranges", "outline", "render",
-           "split_lines", "to_ranges"]
+__all__ = ["Range", "expand", "gaps", "imports_header", "merge_ranges", "outline", "render", "split_lines",
+           "to_ranges"]
 
 Range = tuple[int, int]
 
@@ -81,13 +82,6 @@ def gaps(ranges: Sequence[Range], line_count: int) -> list[Range]:
     if cursor <= line_count:
         out.append((cursor, line_count))
     return out
-
-
-def marker(start: int, end: int) -> str:
-    """The line that stands for omitted lines ``start``–``end``."""
-    if start == end:
-        return f"… line {start} omitted …"
-    return f"… lines {start}–{end} omitted …"
 
 
 def render(lines: Sequence[str], ranges: Sequence[Range]) -> str:

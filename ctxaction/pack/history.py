@@ -12,12 +12,14 @@ from collections.abc import Callable, Sequence
 
 from ctxaction.model import Comment, HistoryEntry
 from ctxaction.repo.files import split_lines
+from ctxaction.text import fences
 from ctxaction.tokens import Counter
 
 # The newest comments go in whole while they stay within this part of the share.
 WHOLE_SHARE = 0.6
 COMPRESSED_TOKENS = 80
 SEPARATOR = " … "
+FENCE_LINES = 3  # a code block in a compressed comment keeps its first lines
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`\"'(\[])|\n+")
 _CODEY = re.compile(r"`[^`]+`|\w+\(\)|\w+\.\w{1,4}\b|\b[a-z]+_[a-z_]+\b|\b[A-Z][a-z]+[A-Z]\w*\b|/\w+")
 _SIGNAL = re.compile(
@@ -30,20 +32,11 @@ _SIGNAL = re.compile(
 def _strip_noise(text: str) -> str:
     """Quoted replies out, fenced blocks cut to their first lines."""
     out: list[str] = []
-    in_fence = 0
-    for line in split_lines(text):
-        stripped = line.strip()
-        if stripped.startswith(("```", "~~~")):
-            in_fence = 0 if in_fence else 1
-            continue
-        if in_fence:
-            in_fence += 1
-            if in_fence <= 4:
-                out.append(stripped)
-            continue
-        if stripped.startswith(">"):
-            continue
-        out.append(line)
+    for block in fences.blocks("\n".join(split_lines(text))):
+        if block.code:
+            out.extend(line.strip() for line in block.inner[:FENCE_LINES])
+        else:
+            out.extend(line for line in block.lines if not line.strip().startswith(">"))
     return "\n".join(out)
 
 

@@ -33,15 +33,6 @@ _FRONTMATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re
 DESCRIPTION_CHARS = 240
 
 
-@dataclass(frozen=True)
-class RuleText:
-    """A rule file's body (frontmatter removed) and the globs that scope it (empty = everywhere)."""
-
-    path: str
-    body: str
-    scope: tuple[str, ...]
-
-
 def frontmatter(text: str) -> tuple[dict[str, Any], str]:
     """(frontmatter mapping, body) of a Markdown/MDC file; ({}, text) when it has none or it is bad."""
     match = _FRONTMATTER.match(text)

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ctxaction.rank.candidates import Context
+from ctxaction.rank.defines import STATEMENT_WORDS, TYPE_WORDS, defined_on
 from ctxaction.repo import search
 from ctxaction.repo.imports import is_test_path
 from ctxaction.repo.kinds import code_globs, language_of
@@ -36,11 +37,6 @@ _TYPE = re.compile(r"(?<![\w$.@])([A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*)\b(?!\s*\()
 _CALL = re.compile(r"(?<![\w$])([A-Za-z_]\w*)\s*(?:<[\w\s,:*&<>\[\]]*>\s*)?\(")
 _STRING = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|`(?:\\.|[^`\\])*`')
 _LINE_COMMENT = re.compile(r"(?://|#(?!\s*(?:include|define|if|endif|else)\b)).*$")
-_STATEMENT_WORDS = frozenset(
-    {"return", "else", "throw", "await", "yield", "new", "case", "delete", "typeof", "if", "while", "for",
-     "not", "and", "or", "in", "go", "defer", "echo", "print", "assert", "raise", "do", "elif", "switch",
-     "catch", "sizeof", "co_await", "co_return", "goto", "let", "var", "const", "val"}
-)  # fmt: skip
 # Calls too generic to follow even when the repository happens to define them.
 _COMMON = frozenset(
     {"len", "str", "int", "float", "bool", "list", "dict", "set", "get", "put", "push", "pop", "append",
@@ -54,7 +50,7 @@ _COMMON = frozenset(
      "memset", "strlen", "strcmp", "assert_eq", "vec", "write", "read", "close", "open", "begin", "end",
      "data", "empty", "valueOf", "parseInt", "Error", "Array", "Object", "Number", "Boolean", "Symbol"}
 )  # fmt: skip
-_NOT_CALLS = _STATEMENT_WORDS | {
+_NOT_CALLS = STATEMENT_WORDS | {
     "function", "def", "fn", "func", "fun", "class", "struct", "match", "loop", "using", "foreach",
     "defined", "lambda", "synchronized", "static_cast", "dynamic_cast", "reinterpret_cast", "const_cast",
     "decltype", "alignof", "noexcept", "static_assert", "with", "until", "unless", "when",
@@ -174,9 +170,9 @@ def _definers(ctx: Context, used: dict[str, _Call]) -> dict[str, set[str]]:
         )
     if types:
         patterns.append(
-            rf"\b(?:{_TYPE_WORDS})\s+(?:[A-Z_]+\s+)?(?:{types})\b"
+            rf"\b(?:{TYPE_WORDS})\s+(?:[A-Z_]+\s+)?(?:{types})\b"
             if pcre
-            else rf"({_TYPE_WORDS})[[:space:]]+([A-Z_]+[[:space:]]+)?({types})"
+            else rf"({TYPE_WORDS})[[:space:]]+([A-Z_]+[[:space:]]+)?({types})"
         )
         patterns.append(rf"\b(?:{types})::" if pcre else rf"({types})::")
     # One alternation, not one ``-e`` each: git matches several patterns line by line, ten times slower.
@@ -186,69 +182,7 @@ def _definers(ctx: Context, used: dict[str, _Call]) -> dict[str, set[str]]:
         if hit.path not in ctx.files or is_test_path(hit.path):
             continue
         lang = language_of(hit.path)
-        for name in _defined_on(hit.text, lang):
+        for name in defined_on(hit.text, lang):
             if name in used:
                 out.setdefault(name, set()).add(hit.path)
     return out
-
-
-def _defined_on(line: str, lang: str) -> list[str]:
-    """Names a grep hit line may define: functions before ``(``/``=``/``:``, types after a type word,
-    and the owner of a C++ out-of-class method definition (``T::method(``)."""
-    out = [m.group(1) for m in _NAME_AT.finditer(line) if defines(line, m.group(1), lang)]
-    m = _TYPE_DEF.search(line)
-    if m and not line.rstrip().endswith(";"):
-        out.append(m.group(1))
-    for m in _METHOD_OF.finditer(line):
-        if defines(line, m.group(2), lang):
-            out.append(m.group(1))
-    return out
-
-
-_NAME_AT = re.compile(r"(?<![\w$])([A-Za-z_]\w*)\s*(?:<[^>]*>\s*)?[(=:]")
-_TYPE_WORDS = "class|struct|interface|enum|record|trait|union|type"
-_TYPE_DEF = re.compile(rf"\b(?:{_TYPE_WORDS})\s+(?:[A-Z_]+\s+)?([A-Za-z_]\w*)")
-_METHOD_OF = re.compile(r"\b([A-Z]\w*)(?:<[^>]*>)?::(~?\w+)\s*\(")
-_KEYWORD_DEF = re.compile(r"\b(?:def|function|func|fn|fun)\s*\*?\s*(?:\([^)]*\)\s*)?(\w+)\s*[(<]")
-_ASSIGNED_FUNCTION = re.compile(
-    r"(?:^|[\s.])([A-Za-z_$][\w$]*)\s*(?::[^=]*)?=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*(?::[^=]*)?=>|\w+\s*=>)"
-)
-_OBJECT_FUNCTION = re.compile(r"^\s*(\w+)\s*:\s*(?:async\s+)?function\b")
-_QUALIFIER = re.compile(r"(?:\w+(?:<[^>]*>)?::)+$")
-_SIGNATURE_PREFIX = re.compile(r"[\w$<>\[\],.?*&:~@()\s]*")
-_BODY_OPENS = re.compile(r"\)\s*(?::[^{;=]*)?(?:const\s*)?\{\s*$")
-
-
-def defines(line: str, name: str, lang: str) -> bool:
-    """Whether one source line defines the function/method ``name`` (not merely calls it).
-
-    Fixed patterns plus string checks: a per-name pattern over a long line backtracks badly."""
-    if any(m.group(1) == name for m in _KEYWORD_DEF.finditer(line)):
-        return True
-    if lang in ("python", "go", "rust"):
-        return False  # those languages always define functions with their keyword
-    if any(m.group(1) == name for m in _ASSIGNED_FUNCTION.finditer(line)):
-        return True
-    m = _OBJECT_FUNCTION.match(line)
-    if m and m.group(1) == name:
-        return True
-    for m in _NAME_AT.finditer(line):
-        if m.group(1) == name and line[m.end() - 1] == "(":
-            return _signature(line[: m.start()], line[m.end() :])
-    return False
-
-
-def _signature(before: str, after: str) -> bool:
-    """Whether ``before name(after`` reads as a signature: a type or modifiers before the name (never a
-    statement word such as ``return``), or a parameter list that closes and opens a body on this line."""
-    if ";" in after:
-        return False
-    prefix = _QUALIFIER.sub("", before).rstrip("*&")
-    if prefix.strip() and not prefix[-1].isspace():
-        return False  # ``obj.name(`` or ``f(name(``: a call
-    if not _SIGNATURE_PREFIX.fullmatch(prefix) or "=" in prefix:
-        return False
-    words = prefix.split()
-    if words:
-        return words[0] not in _STATEMENT_WORDS
-    return bool(_BODY_OPENS.search(after)) and "=>" not in after

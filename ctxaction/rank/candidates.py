@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from ctxaction.mentions import Mentions
 from ctxaction.model import Task
 from ctxaction.rank.board import Board
+from ctxaction.rank.defines import DEF_WORDS, definition_patterns, keyword_definition, maybe_definition
 from ctxaction.rank.resolve import resolve_module, resolve_path
 from ctxaction.repo import search
 from ctxaction.repo.files import RepoView, TrackedFile
@@ -30,10 +31,6 @@ MAX_CONFIRM_FILES = 24
 MAX_KEYWORD_FILES = 150
 BM25_K1 = 1.2
 BM25_B = 0.75
-_DEF_WORDS = (
-    r"(?:def|class|function|func|fn|struct|enum|trait|interface|type|impl|union|module|mod|record|object|"
-    r"macro_rules!|#\s*define|typedef\s+\w+|fun|val|var|let|const)"
-)
 _MESSAGE_SPLIT = re.compile(r"['\"`{}%()\[\]<>|]|\b\d[\d.]*\b|\s-\s|\\n")
 _CLAUSE_SPLIT = re.compile(r"[,;:.!?]\s")
 
@@ -89,8 +86,8 @@ def identifiers(ctx: Context) -> None:
     strength = dict(top)
     hits = search.word_hits(ctx.repo, list(strength), code_globs())
     word_re = re.compile(r"\b(" + "|".join(re.escape(n) for n, _ in top) + r")\b")
-    definers = _definition_patterns([n for n, _ in top])
-    maybe = _maybe_definition([n for n, _ in top])
+    definers = definition_patterns([n for n, _ in top])
+    maybe = maybe_definition([n for n, _ in top])
     defs: dict[str, dict[str, list[int]]] = {}
     uses: dict[str, dict[str, list[int]]] = {}
     unsure: dict[str, set[str]] = {}
@@ -133,14 +130,6 @@ def identifiers(ctx: Context) -> None:
                         e.hints.use_lines[line] = (strength[name] * spec, name)
 
 
-def _maybe_definition(names: list[str]) -> re.Pattern[str]:
-    """A line that may open a definition of one of ``names`` whose signature the one-line
-    patterns cannot see: a wrapped parameter list, the brace on the next line, a macro or
-    attribute before the name (``CJSON_PUBLIC(void) cJSON_Minify(``, ``coerce(\\n  keys,``)."""
-    n = "(?P<name>" + "|".join(re.escape(x) for x in names) + ")"
-    return re.compile(rf"^\s*(?:[\w<>\[\],*&:@]+(?:\([\w\s,*]*\))?\s+)*[*&]?{n}\s*(?:<[^>]*>\s*)?\([^;]*$")
-
-
 def _confirmed(
     repo: RepoView, unsure: dict[str, set[str]], known: dict[str, dict[str, list[int]]]
 ) -> list[tuple[str, str, int]]:
@@ -173,20 +162,6 @@ def qualified_owners(dotted: list[str]) -> dict[str, set[str]]:
         for owner, member in itertools.pairwise(parts):
             out.setdefault(member, set()).add(owner)
     return out
-
-
-def _definition_patterns(names: list[str]) -> tuple[re.Pattern[str], ...]:
-    """Patterns of a line that defines one of ``names`` (function, class, type, constant, method);
-    the defined name is the ``name`` group."""
-    n = "(?P<name>" + "|".join(re.escape(x) for x in names) + ")"
-    return (
-        re.compile(rf"{_DEF_WORDS}\s+(?:\([^)]*\)\s*)?[*&]?{n}\b"),
-        re.compile(
-            rf"^\s*(?:export\s+)?(?:(?:public|private|protected|static|final|readonly)\s+)*{n}\s*(?::[^=]*)?=[^=]"
-        ),
-        # A method/function signature: `name(args) {` or a typed declaration ending in `{`.
-        re.compile(rf"^\s*(?:[\w<>\[\],*&:]+\s+)*{n}\s*\([^;]*\)\s*(?:[\w:<>\s,]*)\{{\s*$"),
-    )
 
 
 def messages(ctx: Context) -> None:
@@ -304,24 +279,23 @@ def _definition_names(ctx: Context, terms: dict[str, float]) -> None:
         return
     alternation = "|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True)[:40])
     pattern = (
-        rf"^\s*(?:export\s+)?(?:pub\s+)?(?:async\s+)?{_DEF_WORDS}\s+(?:\([^)]*\)\s*)?\w*(?:{alternation})"
+        rf"^\s*(?:export\s+)?(?:pub\s+)?(?:async\s+)?{DEF_WORDS}\s+(?:\([^)]*\)\s*)?\w*(?:{alternation})"
     )
     args = ["-P", "-i"] if search.has_pcre(ctx.repo) else ["-E", "-i"]
     if not search.has_pcre(ctx.repo):
         pattern = pattern.replace("(?:", "(")
-    name_re = re.compile(rf"{_DEF_WORDS}\s+(?:\([^)]*\)\s*)?[*&]?(\w+)")
     found: list[tuple[float, str, int, str, list[str]]] = []
     for hit in search.grep(ctx.repo, args, [pattern], code_globs()):
-        m = name_re.search(hit.text) if hit.path in ctx.files else None
-        if not m:
+        introduced = keyword_definition(hit.text) if hit.path in ctx.files else None
+        if not introduced:
             continue
-        defined = m.group(1).lower()
+        defined = introduced.lower()
         path_words = hit.path.lower()
         # A term the file's path already carries says little about which definition matters.
         matched = [t for t in terms if t in defined]
         weight = sum(terms[t] * (0.3 if t in path_words else 1.0) for t in matched)
         if weight > 0:
-            found.append((weight, hit.path, hit.line, m.group(1), matched))
+            found.append((weight, hit.path, hit.line, introduced, matched))
     if not found:
         return
     # Full marks take about the two strongest terms at once: one common word is a weak hint.

@@ -20,7 +20,7 @@ from ctxaction.repo.symbols import Definition, definitions
 MAX_BODY_LINES = 160  # a longer definition is focused on its head and the evidence inside
 HEAD_LINES = 25
 LINE_CONTEXT = 3
-MAX_DEFS = 10
+MAX_DEFS = 16
 # Windows inside a definition too long to show whole.
 MAX_EVIDENCE = 6
 EVIDENCE_GAP = 8

@@ -7,9 +7,8 @@ from functools import lru_cache
 import jinja2
 import markupsafe
 
-from ctxaction.render import (
+from ctxaction.render.filters import (
     ends_with_newline,
-    fence,
     inline,
     language,
     mode_label,
@@ -19,6 +18,7 @@ from ctxaction.render import (
     xml_escape,
 )
 from ctxaction.sanitize import FRAMING
+from ctxaction.text.fences import fence_for
 
 
 def xml_text(text: str) -> markupsafe.Markup:
@@ -38,7 +38,7 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.filters.update(
-        fence=fence,
+        fence=fence_for,
         inline=inline,
         prose=prose,
         language=language,

@@ -143,11 +143,6 @@ def keyword_hits(repo: RepoView, keywords: Iterable[str], pathspecs: Sequence[st
     return result
 
 
-def literal_hits(repo: RepoView, fragments: Sequence[str], pathspecs: Sequence[str] = ()) -> list[Hit]:
-    """Lines holding any of the literal fragments (fixed strings, case-sensitive)."""
-    return grep(repo, ["-F"], [f for f in fragments if f.strip()], pathspecs)
-
-
 def word_hits(repo: RepoView, words: Sequence[str], pathspecs: Sequence[str] = ()) -> list[Hit]:
     """Lines holding any of the words as a whole word (identifier uses and definitions).
 

@@ -27,8 +27,10 @@ from ctxaction.repo.symbols_ts_langs import SPECS
 
 try:
     import tree_sitter
+
+    HAVE_TREE_SITTER = True
 except ImportError:  # pragma: no cover - exercised by environments without the wheels
-    tree_sitter = None  # type: ignore[assignment]
+    HAVE_TREE_SITTER = False
 
 # Grammar key -> (module, function returning the language pointer).
 _GRAMMARS: dict[str, tuple[str, str]] = {
@@ -49,9 +51,9 @@ def grammar_of(path: str, lang: str) -> str | None:
 
 
 @functools.cache
-def _compiled(key: str) -> tuple[object, object] | None:
+def _compiled(key: str) -> tuple[tree_sitter.Language, tree_sitter.Query] | None:
     """(Language, Query) of a grammar, or None when its wheel is missing or does not load."""
-    if tree_sitter is None:
+    if not HAVE_TREE_SITTER:
         return None
     module_name, func = _GRAMMARS[key]
     try:
@@ -72,11 +74,11 @@ def ts_definitions(text: str, path: str, lang: str) -> list[Definition] | None:
     """Definitions of one file in source order, or None when no grammar serves it here."""
     key = grammar_of(path, lang)
     compiled = _compiled(key) if key else None
-    if key is None or compiled is None or tree_sitter is None:
+    if key is None or compiled is None:
         return None
     language, query = compiled
-    tree = tree_sitter.Parser(language).parse(text.encode("utf-8", "replace"))  # type: ignore[arg-type]
-    found = tree_sitter.QueryCursor(query).captures(tree.root_node).get("def", [])  # type: ignore[arg-type]
+    tree = tree_sitter.Parser(language).parse(text.encode("utf-8", "replace"))
+    found = tree_sitter.QueryCursor(query).captures(tree.root_node).get("def", [])
     nodes = sorted(found, key=lambda n: (n.start_byte, -n.end_byte))
     return _collect(nodes, SPECS[key])
 

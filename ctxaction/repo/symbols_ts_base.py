@@ -42,12 +42,12 @@ def text_of(node: Node | None) -> str:
 
 def start_line(node: Node) -> int:
     """First line (1-based) of ``node``."""
-    return node.start_point.row + 1
+    return int(node.start_point.row) + 1
 
 
 def end_line(node: Node) -> int:
     """Last line (1-based) holding part of ``node`` (a node ending with its newline ends above)."""
-    row, col = node.end_point.row, node.end_point.column
+    row, col = int(node.end_point.row), int(node.end_point.column)
     return row + 1 if col > 0 or row == node.start_point.row else row
 
 

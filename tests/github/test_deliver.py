@@ -10,29 +10,18 @@ from pathlib import Path
 from ctxaction.github.deliver import (
     COMMENT_LIMIT,
     DROPPED,
-    code_segments,
     fit_package,
     format_outputs,
-    hard_cut,
     neutralize,
-    open_fence,
     posted_text,
     utf16_len,
     write_artifacts,
 )
 from ctxaction.model import Package, PackedFile, Task
 from ctxaction.secure.synth import expand
+from ctxaction.text.fences import code_segments, open_fence
 
 LIVE_MENTION = re.compile(r"(?<![\w`])@[A-Za-z0-9]")
-
-
-def test_fences_follow_commonmark() -> None:
-    text = "intro\n````py\ncode\n```\nstill code\n````\nafter\n~~~\nopen to the end"
-    segments = code_segments(text)
-    assert [code for code, _ in segments] == [False, True, False, True]
-    assert segments[1][1].endswith("still code\n````")
-    assert open_fence(text) == "~~~"
-    assert open_fence("```a`b\nnot a fence") == ""  # backtick in the info string: not a fence
 
 
 def test_neutralize_outside_code_only() -> None:
@@ -110,14 +99,6 @@ def test_fit_counts_utf16_units() -> None:
     assert len(_render(package)) < COMMENT_LIMIT < utf16_len(_render(package))  # fits only if counted wrong
     text, truncated = fit_package(package, _render, COMMENT_LIMIT)
     assert truncated and utf16_len(text) <= COMMENT_LIMIT and "## e1" in text and "## e2" not in text
-
-
-def test_hard_cut_closes_the_open_fence_and_notes_it() -> None:
-    text = "head\n```\n" + "line\n" * 100_000
-    cut = hard_cut(text, 1000, utf16_len, "(cut)")
-    assert utf16_len(cut) <= 1000 and cut.endswith("```\n\n(cut)") and open_fence(cut) == ""
-    one_long_line = hard_cut("y" * 5000, 100, utf16_len, "(cut)")
-    assert one_long_line.startswith("y") and utf16_len(one_long_line) <= 100
 
 
 def test_fit_falls_back_to_a_hard_cut_when_no_file_is_left() -> None:

@@ -11,12 +11,12 @@ from ctxaction.pack.excerpt import (
     expand,
     gaps,
     imports_header,
-    marker,
     merge_ranges,
     outline,
     render,
     to_ranges,
 )
+from ctxaction.text.omitted import marker
 
 PY = """\
 \"\"\"Module docstring.\"\"\"

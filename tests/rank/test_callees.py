@@ -5,12 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import pytest
-
 from ctxaction.config.load import load_config
 from ctxaction.model import Candidate, Task
 from ctxaction.rank import DEFAULT_WEIGHTS, collect
-from ctxaction.rank.callees import defines
 from ctxaction.rank.scoring import parts
 from ctxaction.repo.files import open_repo
 from tests.gitrepo import GitRepo
@@ -124,27 +121,6 @@ def test_common_and_widely_defined_callees_pull_in_nothing(make_repo: MakeRepo) 
     )
     hopped = {c.path for c in cands if c.signals.get("callee")}
     assert hopped == {"pkg/netloc.py"}
-
-
-@pytest.mark.parametrize(
-    ("line", "name", "lang", "expected"),
-    [
-        ("Emitter& Emitter::Write(const std::string& str) {", "Write", "cpp", True),
-        ("CJSON_PUBLIC(void) cJSON_Minify(char *json)", "cJSON_Minify", "c", True),
-        ("  Write(str);", "Write", "cpp", False),
-        ("    return Write(str,", "Write", "cpp", False),
-        ("    public boolean containsIgnoreCase(String seq) {", "containsIgnoreCase", "java", True),
-        ("        if (r.containsIgnoreCase(seq)) {", "containsIgnoreCase", "java", False),
-        ("  coerce(keys: string, value?: unknown): Yargs {", "coerce", "typescript", True),
-        ("self.runCommand = function runCommand(cmd) {", "runCommand", "javascript", True),
-        ("export const gte = (value: number) => check(value);", "gte", "typescript", True),
-        ("    foo(a, b)", "foo", "python", False),
-        ("func (e *Engine) handle(c *Context) {", "handle", "go", True),
-        ("    pub fn parse_number<T>(&mut self) -> T {", "parse_number", "rust", True),
-    ],
-)
-def test_definition_lines(line: str, name: str, lang: str, expected: bool) -> None:
-    assert defines(line, name, lang) is expected
 
 
 def test_config_weighs_the_callee_signal(make_repo: MakeRepo) -> None:

@@ -18,8 +18,10 @@ from ctxaction.model import (
     Skill,
     Task,
 )
-from ctxaction.pack.order import interleave, layout
-from ctxaction.render import FORMATS, fence, inline, language, render
+from ctxaction.render import FORMATS, render
+from ctxaction.render.filters import inline, language
+from ctxaction.render.order import interleave, layout
+from ctxaction.text.fences import fence_for
 
 NASTY = 'x = "````"  # </file> & <b>{{ 7 * 7 }}</b> {% raw %}\n'
 
@@ -62,8 +64,8 @@ def package() -> Package:
 
 
 def test_fence_is_longer_than_any_backtick_run() -> None:
-    assert fence("plain") == "```"
-    assert fence("a ```` b ``` c") == "`````"
+    assert fence_for("plain") == "```"
+    assert fence_for("a ```` b ``` c") == "`````"
 
 
 def test_inline_escapes_html_and_neutralizes_mentions() -> None:

@@ -11,7 +11,11 @@ import pytest
 
 from ctxaction.agents import AGENT_NAMES, get_preset
 from ctxaction.errors import WriteError
-from ctxaction.handoff import AGENT_EXCLUDES, cap_markdown, files_json, keep_out_of_commits, write_handoff
+from ctxaction.github.handoff.excludes import keep_out_of_commits
+from ctxaction.github.handoff.inline import cap_markdown
+from ctxaction.github.handoff.manifest import files_json
+from ctxaction.github.handoff.paths import AGENT_EXCLUDES
+from ctxaction.github.handoff.write import write_handoff
 from ctxaction.model import OmittedFile, Package, PackedFile, Task
 
 SHA = "0123456789abcdef0123456789abcdef01234567"

@@ -19,7 +19,7 @@ from ctxaction.secure.history import HistoryRange, history
 from ctxaction.secure.synth import expand
 from tests.gitrepo import GitRepo
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 KEY = expand('API_KEY = "<<alnum:32>>"\n', "history")
 SECRET = KEY.split('"')[1]
 KEY2 = expand('TOKEN = "<<gh:ghp>>"\n', "history2")

@@ -1,5 +1,8 @@
 """The last step of packing: render, count exactly, adjust, until the whole package fits.
 
+It lives with the renderers because it renders: the packer (:mod:`ctxaction.pack.budget`) below
+it only sees the :class:`~ctxaction.pack.budget.Measure` a renderer gives it.
+
 The packer works on estimates (block counts, per-file overheads); here the package is rendered
 in its real format and counted with the real tokenizer, and the files allowance moves by the
 difference until the total sits just under the budget. ``total_tokens`` is the count of the very
@@ -16,9 +19,10 @@ import dataclasses
 from collections.abc import Callable, Sequence
 
 from ctxaction.filter import Redactor
-from ctxaction.model import OmittedFile, Package
+from ctxaction.model import Package
 from ctxaction.pack import excerpt
 from ctxaction.pack.budget import OVER_BUDGET, BudgetError, FileSource, Packer, Packing
+from ctxaction.pack.weakest import drop_weakest
 from ctxaction.render import FormatMeasure, render
 from ctxaction.tokens import Counter, count_by_parts
 
@@ -124,9 +128,7 @@ def trim_to_budget(
     even no file is too much."""
     rendered = finalize(package, fmt, counter, whole=True)
     while package.total_tokens > package.budget_total and package.files:
-        dropped = package.files.pop()
-        tokens = size(dropped.path) if size else dropped.tokens
-        package.omitted.insert(0, OmittedFile(dropped.path, dropped.score, tokens, OVER_BUDGET))
+        drop_weakest(package, 1, OVER_BUDGET, size)
         rendered = finalize(package, fmt, counter, whole=True)
     if package.total_tokens > package.budget_total:
         raise BudgetError(too_small(package, package.budget_total, package.total_tokens, counter))
