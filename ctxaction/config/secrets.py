@@ -50,6 +50,41 @@ class SecretsConfig:
         return f"SecretsConfig({shown})"
 
 
+_LISTS = ("paths", "regexes", "stopwords", "disabled_rules")
+_STORED = frozenset((*_LISTS, "max_file_size", "key"))
+
+
+def as_json(section: SecretsConfig) -> dict[str, object]:
+    """The section as JSON values, without its source (the cache stores it beside the text's marker)."""
+    out: dict[str, object] = {name: list(getattr(section, name)) for name in _LISTS}
+    out["max_file_size"] = section.max_file_size
+    return out
+
+
+def from_json(value: dict[str, object], source: str) -> SecretsConfig | None:
+    """The section :func:`as_json` stored, or None for anything of another shape (so the caller
+    reads the file instead)."""
+    if set(value) != _STORED:
+        return None
+    lists: dict[str, tuple[str, ...]] = {}
+    for name in _LISTS:
+        items = value[name]
+        if not isinstance(items, list) or not all(isinstance(item, str) for item in items):
+            return None
+        lists[name] = tuple(items)
+    size = value["max_file_size"]
+    if size is not None and (not isinstance(size, int) or isinstance(size, bool)):
+        return None
+    return SecretsConfig(
+        paths=lists["paths"],
+        regexes=lists["regexes"],
+        stopwords=lists["stopwords"],
+        disabled_rules=lists["disabled_rules"],
+        max_file_size=size,
+        source=source,
+    )
+
+
 def _strings(value: object) -> tuple[str, ...]:
     return tuple(item for item in value if isinstance(item, str)) if isinstance(value, list) else ()
 

@@ -37,10 +37,14 @@ class Allowlist:
         self.disabled_rules = tuple(disabled_rules)
         self._compiled = tuple(re.compile(r) for r in self.regexes)
         self._spec: pathspec.GitIgnoreSpec | None = None
-        if self.paths:
-            from ctxaction.secure.globs import gitignore_spec  # only when configured: a light start
 
-            self._spec = gitignore_spec(self.paths)
+    @property
+    def paths_ready(self) -> bool:
+        """Whether :meth:`path_allowed` is cheap now: no paths, or their patterns compiled. Until
+        then a caller may ask only about a file that has findings: compiling loads ``pathspec``
+        (whose imports cost more CPU time than half a hook run), which a commit without findings
+        never needs."""
+        return not self.paths or self._spec is not None
 
     def __repr__(self) -> str:
         return (
@@ -50,7 +54,13 @@ class Allowlist:
 
     def path_allowed(self, path: str) -> bool:
         """True when findings in ``path`` are allowlisted as a whole."""
-        return bool(self._spec and path and self._spec.match_file(path))
+        if not self.paths or not path:
+            return False
+        if self._spec is None:
+            from ctxaction.secure.globs import gitignore_spec
+
+            self._spec = gitignore_spec(self.paths)
+        return bool(self._spec.match_file(path))
 
     def secret_allowed(self, secret: str, line: str) -> bool:
         """True when a regex matches the secret or its line, or the secret holds a stopword."""

@@ -210,7 +210,8 @@ class Detector:
 
     def scan(self, text: str, path: str = "") -> list[Finding]:
         """Findings in ``text`` (``path`` tunes path-aware checks and allowlists), in text order."""
-        if not text or self.allowlist.path_allowed(path):
+        allow = self.allowlist
+        if not text or (allow.paths_ready and allow.path_allowed(path)):
             return []
         if self._triggers is None:
             self._triggers = _Triggers(self.rules)
@@ -241,7 +242,7 @@ class Detector:
                     end = _trim_punctuation(text, *span)
                     if end < span[1] and self._accept(rule, match, span[0], end, lines, path):
                         hits.append(_Hit(rule, index, span[0], end))
-        if not hits or lines is None:
+        if not hits or lines is None or allow.path_allowed(path):
             return []
         return self._findings(_resolve(hits), lines)
 

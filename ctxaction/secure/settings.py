@@ -2,15 +2,16 @@
 :class:`~ctxaction.secure.allow.Allowlist` and a size cap.
 
 The file is read, and validated whole, by the one config reader (:mod:`ctxaction.config.read`),
-whose light path imports none of the packager's code, so the hook stays fast.
+whose light path imports none of the packager's code and, for a text validated before, no YAML
+parser either, so the hook stays fast.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from ctxaction.config.read import read_config
-from ctxaction.config.secrets import SecretsConfig, secrets_of
+from ctxaction.config.read import read_secrets
+from ctxaction.config.secrets import SecretsConfig
 from ctxaction.secure.allow import Allowlist
 from ctxaction.secure.sources import DEFAULT_MAX_BYTES
 
@@ -41,4 +42,4 @@ def settings_of(section: SecretsConfig) -> Settings:
 def load_settings(root: Path | None, explicit: Path | None = None) -> Settings:
     """Settings from the ``secrets:`` section, or defaults when there is no config or no section;
     ConfigError naming every problem of a broken file."""
-    return settings_of(secrets_of(read_config(root, explicit)))
+    return settings_of(read_secrets(root, explicit))
