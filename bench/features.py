@@ -16,6 +16,7 @@ the pipeline (``ctxaction.rank.collect``) in this process, and writes one JSON l
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -39,7 +40,7 @@ def one(args: tuple[dict[str, object], str, str, str]) -> str:
     inst, gitdir, workdir, harness = args
     sb = _harness(Path(harness))
     from ctxaction.config.load import load_config
-    from ctxaction.rank import FOCUS_FILES, rank_files
+    from ctxaction.rank import FOCUS_FILES, note_recent, rank_files
     from ctxaction.rank.evidence import features, owned_lines
     from ctxaction.rank.focus import build_focus
     from ctxaction.repo.files import open_repo
@@ -70,6 +71,12 @@ def one(args: tuple[dict[str, object], str, str, str]) -> str:
         with open_repo(Path(wt)) as repo:
             profile = load_config(repo.root, None).profile("auto", task.labels)
             ranking = rank_files(repo, task, profile)
+            # The recent-change hints of the focused files, and of the gold files for the fit.
+            note_recent(repo, ranking, FOCUS_FILES)
+            focused = {c.path for c in ranking.candidates[:FOCUS_FILES]}
+            extra = [c for c in ranking.candidates if c.path in gold and c.path not in focused]
+            if extra:
+                note_recent(repo, dataclasses.replace(ranking, candidates=extra), len(extra))
             sizes = {f.path: f.size for f in repo.tracked()}
             subwords = ranking.query.subword_weights
             cands = []
@@ -83,7 +90,7 @@ def one(args: tuple[dict[str, object], str, str, str]) -> str:
                     "reasons": c.reasons[:3],
                     "bytes": sizes.get(c.path, 0),
                     "lines": text.count("\n") + 1 if text is not None else None,
-                    "focus": [[f.start, f.end, f.weight] for f in c.focus],
+                    "focus": [[f.start, f.end, f.weight, f.why] for f in c.focus],
                 }
                 if c.path in gold and text is not None and hints is not None:
                     # Every definition of a gold file with its evidence, labelled by the fix.

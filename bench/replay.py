@@ -50,7 +50,7 @@ def one(args: tuple[dict[str, Any], str, dict[str, float] | None, list[str], int
     iid = rec["instance_id"]
     cands = [
         Candidate(c["path"], signals=c["signals"], prior=c["prior"], score=c["score"],
-                  focus=[Focus(a, b, w, "") for a, b, w in c["focus"]],
+                  focus=[Focus(f[0], f[1], f[2], f[3] if len(f) > 3 else "") for f in c["focus"]],
                   # Older dumps lack reasons: stand-ins of a typical length keep the headings' cost.
                   reasons=c.get("reasons") or [f"{s}: {c['path'][-40:]}" for s in c["signals"]])
         for c in rec["candidates"]

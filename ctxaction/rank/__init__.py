@@ -19,7 +19,7 @@ from ctxaction.rank.board import Board, Hints
 from ctxaction.rank.evidence import Query
 from ctxaction.rank.focus import build_focus
 from ctxaction.rank.scoring import DEFAULT_WEIGHTS, merged_weights, score
-from ctxaction.repo import history, search
+from ctxaction.repo import history, recent, search
 from ctxaction.repo.files import RepoView
 from ctxaction.repo.imports import ModuleIndex, is_test_path
 from ctxaction.repo.memo import cached
@@ -51,6 +51,7 @@ class Ranking:
     board: Board
     query: Query
     keyword_hits: search.KeywordHits
+    history: history.History
 
     def hints(self, path: str) -> Hints | None:
         """The line-level evidence gathered for ``path`` (None when no signal named it)."""
@@ -64,6 +65,7 @@ class Ranking:
 def collect(repo: RepoView, task: Task, profile: RankProfile) -> list[Candidate]:
     """Ranked candidates (best first) with signals, reasons and focus spans."""
     ranking = rank_files(repo, task, profile)
+    note_recent(repo, ranking, FOCUS_FILES)
     for cand in ranking.candidates[:FOCUS_FILES]:
         text = repo.read_text(cand.path)
         hints = ranking.hints(cand.path)
@@ -71,6 +73,15 @@ def collect(repo: RepoView, task: Task, profile: RankProfile) -> list[Candidate]
             defs = file_definitions(repo, cand.path, text)
             cand.focus = build_focus(cand.path, text, hints, ranking.query, defs)
     return ranking.candidates
+
+
+def note_recent(repo: RepoView, ranking: Ranking, n: int) -> None:
+    """The lines the latest commits changed, as hints of the best ``n`` files (one git call)."""
+    paths = [c.path for c in ranking.candidates[:n]]
+    for path, lines in recent.recent_lines(repo, ranking.history, paths).items():
+        entry = ranking.board.entries.get(path)
+        if entry is not None:
+            entry.hints.recent_lines = {line: 1.0 / index for line, index in lines.items()}
 
 
 def rank_files(repo: RepoView, task: Task, profile: RankProfile) -> Ranking:
@@ -97,10 +108,11 @@ def rank_files(repo: RepoView, task: Task, profile: RankProfile) -> Ranking:
         neighbours.tests(ctx, strong)
         hop.result()  # before history, which signals every file on the board by then
         phrases = [n for n, w in sorted(mentions.identifiers.items(), key=lambda kv: -kv[1]) if w >= 0.8][:4]
-        neighbours.from_history(ctx, mined.result(), strong, profile.history_days, phrases)
+        mined_history = mined.result()
+        neighbours.from_history(ctx, mined_history, strong, profile.history_days, phrases)
         neighbours.blame(ctx, blamed.result())
     query = Query(ctx.keyword_idf, found.qualified_owners(mentions.dotted), mentions.identifiers)
-    return Ranking(_finish(ctx, weights), ctx.board, query, ctx.keyword_hits)
+    return Ranking(_finish(ctx, weights), ctx.board, query, ctx.keyword_hits, mined_history)
 
 
 def _strongest(board: Board, weights: Mapping[str, float]) -> list[tuple[str, float]]:

@@ -26,6 +26,7 @@ class Hints:
     defined: dict[str, float] = field(default_factory=dict)  # named identifier -> strength
     keyword_lines: dict[int, set[str]] = field(default_factory=dict)
     name_lines: dict[int, tuple[float, str]] = field(default_factory=dict)  # def line -> (strength, name)
+    recent_lines: dict[int, float] = field(default_factory=dict)  # line -> 1 / (its commit's recency rank)
 
 
 @dataclass

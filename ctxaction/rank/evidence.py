@@ -118,6 +118,7 @@ class LineEvidence:
     words: set[str] = field(default_factory=set)
     size: int = 0  # owned lines
     name_hits: list[float] = field(default_factory=list)  # name_lines inside its span, for its name
+    recent: float = 0.0  # the most recent commit that changed one of its lines (1 = the latest)
 
     @classmethod
     def of_lines(cls, d: Definition, owned: set[int], hints: Hints) -> LineEvidence:
@@ -132,6 +133,7 @@ class LineEvidence:
                 ev.words |= kws
         lines = hints.name_lines.items()
         ev.name_hits = [v for n, (v, name) in lines if name == d.name and d.start <= n <= d.end]
+        ev.recent = max((v for n, v in hints.recent_lines.items() if n in owned), default=0.0)
         return ev
 
 
@@ -157,6 +159,9 @@ def gather(defs: list[Definition], hints: Hints) -> dict[int, LineEvidence]:
     for n, kws in hints.keyword_lines.items():
         for i in owners.of(n):
             ev[i].words |= kws
+    for n, value in hints.recent_lines.items():
+        for i in owners.of(n):
+            ev[i].recent = max(ev[i].recent, value)
     named: dict[str, list[tuple[int, float]]] = {}
     for n, (v, name) in sorted(hints.name_lines.items()):
         named.setdefault(name, []).append((n, v))
@@ -271,6 +276,9 @@ def features(
     shared = [s for s in subs if s in subwords]
     if shared:
         f["subtokens"] = min(1.0, sum(subwords[s] for s in shared) / math.sqrt(len(subs)))
+    if ev.recent:
+        f["recent"] = ev.recent
+        whys.append("changed by the file's latest commit" if ev.recent == 1.0 else "changed recently")
     handled = handled_name(d.name, query.named)
     if handled:
         f["dispatch"] = handled

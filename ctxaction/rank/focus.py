@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from ctxaction.model import Focus
 from ctxaction.rank.board import Hints
 from ctxaction.rank.evidence import Query, score_definitions
+from ctxaction.rank.weights import definition_weights
 from ctxaction.repo.symbols import Definition, definitions
 
 MAX_BODY_LINES = 160  # a longer definition is focused on its head and the evidence inside
@@ -148,6 +149,9 @@ def _evidence_lines(hints: Hints, d: Definition, idf: Mapping[str, float], kw_no
         note(line, USE_POINTS * strength)
     for line, words in hints.keyword_lines.items():
         note(line, KEYWORD_POINTS * 0.5 * sum(idf.get(w, 0.0) for w in words) / kw_norm)
+    recent_points = definition_weights().get("recent", 0.0)
+    for line, value in hints.recent_lines.items():
+        note(line, recent_points * value)
     chosen: list[int] = []
     for line in sorted(points, key=lambda n: (-points[n], n)):
         if all(abs(line - c) > EVIDENCE_GAP for c in chosen):

@@ -12,6 +12,7 @@ import json
 from typing import Any, Literal, cast
 
 from ctxaction.model import Candidate, Package, PackedFile
+from ctxaction.pack.budget import packaged_reasons
 from ctxaction.render.filters import xml_escape
 from ctxaction.render.jsonout import file_entry, to_json
 from ctxaction.render.order import layout
@@ -74,7 +75,8 @@ class FormatMeasure:
             "",
             0,
             candidate.score,
-            list(candidate.reasons),
+            # The reasons the block will show, not every reason the ranking gave.
+            packaged_reasons(candidate.reasons),
             line_count=9999,
         )
         return self.counter.count(self.file_block(empty))

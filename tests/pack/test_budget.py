@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ctxaction.model import Candidate, Focus
-from ctxaction.pack.budget import BudgetError, FileSource, Packer, pack_files
+from ctxaction.pack.budget import JOIN_TOKENS, BudgetError, FileSource, Packer, pack_files
 from ctxaction.render import FormatMeasure
 from ctxaction.tokens import get_counter
 
@@ -57,7 +57,8 @@ def test_focus_lines_of_every_top_file_before_context(measure: FormatMeasure) ->
         source(f"m{i}.py", py_file(f"m{i}", 30), 1.0 - i * 0.1, [Focus(100 + i, 100 + i, 1.0, "hit")])
         for i in range(5)
     ]
-    packing = pack_files(sources, 900, measure, max_files=10, min_files=2, context=3)
+    # Each file's place is charged JOIN_TOKENS on top of its heading.
+    packing = pack_files(sources, 900 + 5 * JOIN_TOKENS, measure, max_files=10, min_files=2, context=3)
     assert [f.path for f in packing.files] == [f"m{i}.py" for i in range(5)]
     assert all(covered(f.ranges, 100 + i) for i, f in enumerate(packing.files))
 
@@ -177,3 +178,17 @@ def test_a_run_takes_the_closing_brackets_and_blank_lines_below_it(measure: Form
     other.limit = int(other.used)
     other._close_runs(other.plans[0])
     assert body_end + 1 not in other.plans[0].chosen
+
+
+def test_required_files_pay_no_join_charge(measure: FormatMeasure) -> None:
+    # Ten required files that together fill the budget: the charge for a file's place applies to
+    # the files the packer chooses, not to the ones the profile requires.
+    sources = [
+        FileSource(Candidate(f"req{i}.py", score=2.0, reasons=["required"]), py_file(f"r{i}", 1), ((1, 12),))
+        for i in range(10)
+    ]
+    exact = Packer(sources, measure, max_files=20, min_files=1, context=2)
+    needed = exact.pack(100_000).used
+    packing = Packer(sources, measure, max_files=20, min_files=1, context=2).pack(int(needed) + 1)
+    assert [f.path for f in packing.files] == [f"req{i}.py" for i in range(10)]
+    assert packing.used <= needed + 1 < needed + 10 * JOIN_TOKENS

@@ -335,3 +335,21 @@ def test_definitions_behind_macros_and_wrapped_signatures_are_found(make_repo: M
     assert "defines coerce, named in the issue" in cands["lib/yargs-factory.ts"].reasons
     assert not any("defines" in r for r in cands["src/use0.c"].reasons + cands["lib/call0.ts"].reasons)
     assert _covers(cands["cJSON.c"], 10)
+
+
+def test_the_definition_the_latest_commit_changed_leads_the_focus(make_repo: MakeRepo) -> None:
+    def parsers(changed: int | None) -> str:
+        return "".join(
+            f"def parse_timestamp_{i}(text):\n    value = text.strip()\n"
+            f"    return convert_timestamp(value, {i if i != changed else 'strict=True'})\n\n"
+            for i in range(6)
+        )
+
+    repo = make_repo()
+    repo.commit({"app/parse.py": parsers(None), "app/other.py": "x = 1\n"}, "initial")
+    repo.commit({"app/parse.py": parsers(4)}, "parse_timestamp_4: strict conversion")
+    task = Task(title="convert_timestamp rejects valid timestamps", body="Parsing a timestamp fails.")
+    cands = _by_path(collect(open_repo(repo.root), task, Profile()))
+    spans = [f for f in cands["app/parse.py"].focus if "parse_timestamp" in f.why]
+    assert spans and spans[0].why.startswith("parse_timestamp_4")
+    assert "latest commit" in spans[0].why

@@ -64,3 +64,21 @@ def test_shipped_weights_cover_every_feature_and_signal() -> None:
     assert all(v >= 0 for v in weights.values())
     assert file_weights()["path_mention"] > 0
 
+
+
+def test_recent_changes_raise_the_definition_they_fall_in() -> None:
+    text = "".join(f"def handler_{i}(request):\n    return request.value + {i}\n\n" for i in range(4))
+    defs = definitions(text, "views.py")
+    query = Query(idf={"request": 1.0})
+    hints = Hints(keyword_lines={2 + 3 * i: {"request"} for i in range(4)})
+    before = score_definitions(defs, hints, query)
+    assert before[0].definition.name == "handler_0"  # equal evidence: ties go by position
+    # Line 8 is in handler_2, changed by the file's latest commit; handler_3 by an older one.
+    hints.recent_lines = {8: 1.0, 11: 0.5}
+    after = score_definitions(defs, hints, query)
+    assert [s.definition.name for s in after[:2]] == ["handler_2", "handler_3"]
+    assert after[0].features["recent"] == 1.0 and "latest commit" in after[0].why
+    # The one-definition path reads the same lines.
+    owned = owned_lines(defs)
+    f, _ = features(defs[3], owned[3], hints, query, query.subword_weights)
+    assert f["recent"] == 0.5

@@ -1,0 +1,122 @@
+"""Which lines of a file its latest commits changed, in HEAD's line numbers.
+
+A definition the last commits touched is several times likelier to hold an issue's fix than one
+they did not (training set, definitions of the fixes' files: 0.20 for a definition the file's
+latest commit touched, 0.11 for the second, 0.03 for one none of the last five touched): issues
+are often regressions, and the code that changed last is where a reader looks first.
+
+One ``git show -U0`` over the commits of the mined history window that touched the files; each
+older commit's lines are carried to HEAD's numbering through the hunks of the newer ones.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ctxaction.repo import git
+from ctxaction.repo.files import RepoView
+from ctxaction.repo.history import BULK_COMMIT_FILES, History
+
+RECENT_COMMITS = 5  # per file: the newest commits of the mined window that touched it
+_MARK = "\x1ecommit "
+_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@", re.M)
+_PATH = re.compile(r"^\+\+\+ (?:b/(.*)|/dev/null)$", re.M)
+# git quotes paths with unusual bytes; such files keep no recency (their hunks are not matched).
+
+
+@dataclass(frozen=True)
+class Hunk:
+    """One hunk of a ``-U0`` diff: old and new start lines and lengths."""
+
+    old_start: int
+    old_len: int
+    new_start: int
+    new_len: int
+
+
+@dataclass
+class FileChanges:
+    """A file's hunks per commit, newest commit first."""
+
+    commits: list[list[Hunk]] = field(default_factory=list)
+
+
+def touched_lines(changes: FileChanges) -> dict[int, int]:
+    """HEAD line -> 1-based index of the newest commit that changed it (1 = the latest).
+
+    A commit's new-side lines are in the numbering of the file just after it; every newer commit
+    moves them by its hunks (lines a newer hunk replaced belong to that newer commit)."""
+    out: dict[int, int] = {}
+    for index, hunks in enumerate(changes.commits, start=1):
+        lines = [n for h in hunks for n in _changed(h)]
+        for newer in reversed(changes.commits[: index - 1]):
+            lines = [m for m in (_carry(n, newer) for n in lines) if m is not None]
+        for n in lines:
+            out.setdefault(n, index)
+    return out
+
+
+def _changed(h: Hunk) -> list[int]:
+    """New-side lines of a hunk; a pure deletion marks the lines either side of the cut."""
+    if h.new_len:
+        return list(range(h.new_start, h.new_start + h.new_len))
+    return [n for n in (h.new_start, h.new_start + 1) if n >= 1]
+
+
+def _carry(line: int, hunks: Sequence[Hunk]) -> int | None:
+    """``line`` (numbering before the commit of ``hunks``) in the numbering after it; None when
+    that commit rewrote it."""
+    shift = 0
+    for h in hunks:
+        if h.old_len and h.old_start <= line < h.old_start + h.old_len:
+            return None
+        # A hunk at or above the line moves it (a pure insertion after line k starts at old k).
+        if (h.old_len and h.old_start + h.old_len <= line) or (not h.old_len and h.old_start < line):
+            shift += h.new_len - h.old_len
+    return line + shift
+
+
+def recent_lines(repo: RepoView, history: History, paths: Sequence[str]) -> dict[str, dict[int, int]]:
+    """Per path, HEAD line -> index of the newest commit (1 = latest) of the mined window that
+    changed it, over each file's ``RECENT_COMMITS`` newest non-bulk commits. One git call."""
+    wanted = set(paths)
+    per_file: dict[str, list[str]] = {}
+    for c in history.commits:
+        if len(c.files) > BULK_COMMIT_FILES:
+            continue
+        for f in c.files:
+            if f in wanted and len(per_file.setdefault(f, [])) < RECENT_COMMITS:
+                per_file[f].append(c.sha)
+    shas = list(dict.fromkeys(s for shas in per_file.values() for s in shas))
+    if not shas or not repo.head:
+        return {}
+    args = ["show", "--no-renames", "--no-ext-diff", "--no-textconv", "-U0", "--format=%x1ecommit %H", *shas]
+    out = git.try_run(repo.root, [*args, "--", *sorted(per_file)])
+    if not out:
+        return {}
+    hunks = _parse(out)
+    result: dict[str, dict[int, int]] = {}
+    for path, file_shas in per_file.items():
+        changes = FileChanges([hunks.get((sha, path), []) for sha in file_shas])
+        lines = touched_lines(changes)
+        if lines:
+            result[path] = lines
+    return result
+
+
+def _parse(out: str) -> dict[tuple[str, str], list[Hunk]]:
+    """(commit, path) -> hunks of ``git show -U0`` output."""
+    found: dict[tuple[str, str], list[Hunk]] = {}
+    for record in out.split(_MARK)[1:]:
+        sha = record[:40]
+        for part in re.split(r"^diff --git ", record, flags=re.M)[1:]:
+            m = _PATH.search(part)
+            if m is None or m.group(1) is None:
+                continue
+            path = m.group(1)
+            found[(sha, path)] = [
+                Hunk(int(h[0]), int(h[1] or 1), int(h[2]), int(h[3] or 1)) for h in _HUNK.findall(part)
+            ]
+    return found

@@ -1,0 +1,62 @@
+"""Lines the latest commits changed, carried to HEAD's numbering, on real repositories."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ctxaction.repo import history, recent
+from ctxaction.repo.files import open_repo
+from ctxaction.repo.recent import FileChanges, Hunk, touched_lines
+from tests.gitrepo import GitRepo
+
+
+def _lines(n: int, tag: str = "") -> list[str]:
+    return [f"line {i}{tag}" for i in range(1, n + 1)]
+
+
+def _text(lines: list[str]) -> str:
+    return "\n".join(lines) + "\n"
+
+
+def test_older_changes_are_carried_through_newer_insertions(make_repo: Callable[..., GitRepo]) -> None:
+    repo = make_repo()
+    base = _lines(20)
+    repo.commit({"m.py": _text(base), "other.py": "x\n"}, "initial")
+    first = list(base)
+    first[14] = "line 15 changed"  # line 15
+    repo.commit({"m.py": _text(first)}, "change line 15")
+    second = ["new 1", "new 2", "new 3", *first]  # three lines on top: old 15 is now 18
+    second[3] = "line 1 changed"  # the old line 1, now line 4
+    repo.commit({"m.py": _text(second)}, "insert a header, change line 1")
+    view = open_repo(repo.root)
+    got = recent.recent_lines(view, history.mine(view), ["m.py", "other.py"])
+    lines = got["m.py"]
+    assert {n for n, k in lines.items() if k == 1} == {1, 2, 3, 4}
+    assert lines[18] == 2  # the older change, moved down by the newer insertion
+    assert second[17] == "line 15 changed"
+    # The initial commit is the third newest for m.py: every line it wrote that no newer commit
+    # rewrote keeps index 3.
+    assert lines[10] == 3
+    assert got["other.py"] == {1: 1}
+
+
+def test_a_line_rewritten_later_belongs_to_the_newer_commit() -> None:
+    newer = [Hunk(5, 1, 5, 1)]  # line 5 rewritten
+    older = [Hunk(4, 2, 4, 2)]  # lines 4-5 written before
+    assert touched_lines(FileChanges([newer, older])) == {5: 1, 4: 2}
+
+
+def test_deletions_mark_the_lines_around_the_cut() -> None:
+    # "-7,2 +6,0": lines 7-8 deleted; the cut sits after new line 6.
+    assert touched_lines(FileChanges([[Hunk(7, 2, 6, 0)]])) == {6: 1, 7: 1}
+    # An older change below a newer deletion moves up by the deleted lines.
+    assert touched_lines(FileChanges([[Hunk(7, 2, 6, 0)], [Hunk(20, 1, 20, 1)]]))[18] == 2
+
+
+def test_bulk_commits_and_files_outside_the_window_give_nothing(make_repo: Callable[..., GitRepo]) -> None:
+    repo = make_repo()
+    files = {f"f{i}.py": "a\n" for i in range(history.BULK_COMMIT_FILES + 1)}
+    repo.commit(files, "import everything")
+    view = open_repo(repo.root)
+    assert recent.recent_lines(view, history.mine(view), ["f0.py"]) == {}
+    assert recent.recent_lines(view, history.mine(view), ["missing.py"]) == {}
