@@ -11,6 +11,7 @@ older commit's lines are carried to HEAD's numbering through the hunks of the ne
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -22,8 +23,8 @@ from ctxaction.repo.history import BULK_COMMIT_FILES, History
 RECENT_COMMITS = 5  # per file: the newest commits of the mined window that touched it
 _MARK = "\x1ecommit "
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@", re.M)
-_PATH = re.compile(r"^\+\+\+ (?:b/(.*)|/dev/null)$", re.M)
-# git quotes paths with unusual bytes; such files keep no recency (their hunks are not matched).
+# git ends a name holding a space with a tab, and quotes one with other unusual bytes C-style.
+_PATH = re.compile(r"^\+\+\+ (?:b/(.*?)\t?|\"b/(.*)\"\t?|/dev/null)$", re.M)
 
 
 @dataclass(frozen=True)
@@ -93,7 +94,8 @@ def recent_lines(repo: RepoView, history: History, paths: Sequence[str]) -> dict
     if not shas or not repo.head:
         return {}
     args = ["show", "--no-renames", "--no-ext-diff", "--no-textconv", "-U0", "--format=%x1ecommit %H", *shas]
-    out = git.try_run(repo.root, [*args, "--", *sorted(per_file)])
+    # File names are the repository's, not ours: ":(literal)" keeps a name like ":(glob)x" a name.
+    out = git.try_run(repo.root, [*args, "--", *(f":(literal){p}" for p in sorted(per_file))])
     if not out:
         return {}
     hunks = _parse(out)
@@ -113,10 +115,16 @@ def _parse(out: str) -> dict[tuple[str, str], list[Hunk]]:
         sha = record[:40]
         for part in re.split(r"^diff --git ", record, flags=re.M)[1:]:
             m = _PATH.search(part)
-            if m is None or m.group(1) is None:
+            if m is None or (m.group(1) is None and m.group(2) is None):
                 continue
-            path = m.group(1)
+            path = m.group(1) if m.group(1) is not None else _unquote(m.group(2))
             found[(sha, path)] = [
                 Hunk(int(h[0]), int(h[1] or 1), int(h[2]), int(h[3] or 1)) for h in _HUNK.findall(part)
             ]
     return found
+
+
+def _unquote(quoted: str) -> str:
+    """A name git quoted C-style (octal bytes, backslash escapes), as UTF-8 text."""
+    raw = quoted.encode("latin-1", "backslashreplace")
+    return codecs.escape_decode(raw)[0].decode("utf-8", "replace")

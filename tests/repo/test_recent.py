@@ -60,3 +60,14 @@ def test_bulk_commits_and_files_outside_the_window_give_nothing(make_repo: Calla
     view = open_repo(repo.root)
     assert recent.recent_lines(view, history.mine(view), ["f0.py"]) == {}
     assert recent.recent_lines(view, history.mine(view), ["missing.py"]) == {}
+
+
+def test_unusual_names_keep_their_lines(make_repo: Callable[..., GitRepo]) -> None:
+    # A space (git ends the name with a tab), pathspec magic in a name, and bytes git quotes.
+    names = ["with space.py", ":(glob)x.py", "café.py"]
+    repo = make_repo()
+    repo.commit({n: "a\n" for n in names}, "initial")
+    repo.commit({n: "a\nb\n" for n in names}, "second line")
+    view = open_repo(repo.root)
+    got = recent.recent_lines(view, history.mine(view), names)
+    assert got == {n: {2: 1, 1: 2} for n in names}
