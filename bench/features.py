@@ -16,7 +16,6 @@ the pipeline (``ctxaction.rank.collect``) in this process, and writes one JSON l
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import os
 import sys
@@ -72,11 +71,8 @@ def one(args: tuple[dict[str, object], str, str, str]) -> str:
             profile = load_config(repo.root, None).profile("auto", task.labels)
             ranking = rank_files(repo, task, profile)
             # The recent-change hints of the focused files, and of the gold files for the fit.
-            note_recent(repo, ranking, FOCUS_FILES)
-            focused = {c.path for c in ranking.candidates[:FOCUS_FILES]}
-            extra = [c for c in ranking.candidates if c.path in gold and c.path not in focused]
-            if extra:
-                note_recent(repo, dataclasses.replace(ranking, candidates=extra), len(extra))
+            focused = [c.path for c in ranking.candidates[:FOCUS_FILES]]
+            note_recent(repo, ranking, [*focused, *(p for p in gold if p not in focused)])
             sizes = {f.path: f.size for f in repo.tracked()}
             subwords = ranking.query.subword_weights
             cands = []

@@ -1,5 +1,6 @@
-"""Choose one definition weight by a grid, judged by the share of gold files whose gold definition
-ranks first / in the best three (macro over repositories), with leave-repositories-out CV.
+"""Choose one definition weight by a grid, judged by ``bench/fit.py``'s own ranking metrics
+(recall@1, recall@3: the share of a gold file's gold definitions among its best 1 / 3, macro over
+repositories), with leave-repositories-out CV on fit.py's folds.
 
 ``bench/fit.py`` fits every definition weight at once with a softmax loss; a weight whose feature
 breaks ties among definitions with other evidence (the recent-change feature) can win the loss and
@@ -12,53 +13,28 @@ grid value best on the other folds' repositories, scored on the held-out ones.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from collections import defaultdict
 from pathlib import Path
-from typing import Any
+
+import numpy as np
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
-FOCUS_FILES = 15
-TEST_CODE_FACTOR = 0.15
+from fit import Group, _records, definition_groups, folds, macro, metrics  # noqa: E402
 
-Group = tuple[str, list[dict[str, Any]]]
-
-
-def groups(path: Path) -> list[Group]:
-    """(repo, definitions) of every gold file among an instance's focused candidates."""
-    out: list[Group] = []
-    for line in path.read_text().splitlines():
-        rec = json.loads(line)
-        for rank, cand in enumerate(rec.get("candidates", [])):
-            defs = cand.get("definitions")
-            if rank >= FOCUS_FILES or not defs:
-                continue
-            if any(d["gold"] for d in defs):
-                out.append((rec["repo"].lower(), defs))
-    return out
+CUTOFFS = (1, 3)
+CHOSEN_BY = ("recall@1 repos", "recall@3 repos")
 
 
-def recall(gs: list[Group], weights: dict[str, float]) -> tuple[float, float]:
-    """Macro over repositories of (gold definition first, gold definition in the best three)."""
-    per: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
-    for repo, defs in gs:
-        scored = []
-        for d in defs:
-            points = sum(weights.get(k, 0.0) * v for k, v in d["features"].items())
-            points *= TEST_CODE_FACTOR if d["in_test"] and d["kind"] != "variable" else 1.0
-            if points > 0:
-                scored.append((-points, d["start"], d["gold"]))
-        scored.sort()
-        golds = [g for _, _, g in scored]
-        row = per[repo]
-        row[0] += any(golds[:1])
-        row[1] += any(golds[:3])
-        row[2] += 1
-    n = max(1, len(per))
-    return sum(r[0] / r[2] for r in per.values()) / n, sum(r[1] / r[2] for r in per.values()) / n
+def scores(groups: list[Group], w: np.ndarray) -> dict[str, float]:
+    """fit.py's metrics of ``groups`` under weights ``w``, macro over repositories and languages."""
+    return macro([(g, metrics(g, w, CUTOFFS)) for g in groups])
+
+
+def line(label: str, m: dict[str, float]) -> str:
+    return f"{label:<28} " + "  ".join(f"{k} {m[k]:.3f}" for k in CHOSEN_BY)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -72,37 +48,32 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--folds", type=int, default=5)
     a = ap.parse_args(argv)
     grid = [float(x) for x in a.grid.split(",")]
-    gs = groups(a.features)
-    base = definition_weights()
+    shipped = definition_weights()
+    names = sorted(shipped)
+    if a.weight not in names:
+        ap.error(f"--weight {a.weight!r} is not a definition weight ({', '.join(names)})")
+    groups = definition_groups(_records(a.features), names)
+    at = names.index(a.weight)
 
-    def with_value(v: float) -> dict[str, float]:
-        return {**base, a.weight: v}
+    def weights(value: float) -> np.ndarray:
+        w = np.array([shipped[n] for n in names])
+        w[at] = value
+        return w
 
-    print(f"{len(gs)} gold files, {len({r for r, _ in gs})} repositories")
+    print(f"{len(groups)} gold files, {len({g.repo for g in groups})} repositories")
     for v in grid:
-        r1, r3 = recall(gs, with_value(v))
-        print(f"  {a.weight}={v:<6g} recall@1 {r1:.3f}  recall@3 {r3:.3f}")
-    repos = sorted({r for r, _ in gs})
-    fold_of = {r: i % a.folds for i, r in enumerate(repos)}
+        print(line(f"  {a.weight}={v:g}", scores(groups, weights(v))))
+    held_scored: list[tuple[Group, dict[str, float]]] = []
     chosen = []
-    for k in range(a.folds):
-        train = [g for g in gs if fold_of[g[0]] != k]
-        best = max(grid, key=lambda v: sum(recall(train, with_value(v))))
+    for held in folds(groups, a.folds):
+        train = [g for g in groups if g.repo not in held]
+        best = max(grid, key=lambda v: sum(scores(train, weights(v))[k] for k in CHOSEN_BY))
         chosen.append(best)
-    cv = defaultdict(list)
-    for k in range(a.folds):
-        test = [g for g in gs if fold_of[g[0]] == k]
-        r1, r3 = recall(test, with_value(chosen[k]))
-        cv["r1"].append((r1, len({r for r, _ in test})))
-        cv["r3"].append((r3, len({r for r, _ in test})))
-    total = sum(n for _, n in cv["r1"])
-    r1 = sum(v * n for v, n in cv["r1"]) / total
-    r3 = sum(v * n for v, n in cv["r3"]) / total
-    shipped = recall(gs, base)
+        w = weights(best)
+        held_scored += [(g, metrics(g, w, CUTOFFS)) for g in groups if g.repo in held]
     print(f"chosen per fold: {chosen}")
-    print(f"leave-repos-out CV: recall@1 {r1:.3f}  recall@3 {r3:.3f}")
-    value = base.get(a.weight, 0.0)
-    print(f"shipped weights ({a.weight}={value:g}): recall@1 {shipped[0]:.3f}  recall@3 {shipped[1]:.3f}")
+    print(line("leave-repos-out CV", macro(held_scored)))
+    print(line(f"shipped ({a.weight}={shipped[a.weight]:g})", scores(groups, weights(shipped[a.weight]))))
     return 0
 
 

@@ -6,7 +6,7 @@ Phase 1 gathers every signal (:mod:`.candidates`, :mod:`.neighbours`), phase 2 w
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Protocol
@@ -65,7 +65,7 @@ class Ranking:
 def collect(repo: RepoView, task: Task, profile: RankProfile) -> list[Candidate]:
     """Ranked candidates (best first) with signals, reasons and focus spans."""
     ranking = rank_files(repo, task, profile)
-    note_recent(repo, ranking, FOCUS_FILES)
+    note_recent(repo, ranking, [c.path for c in ranking.candidates[:FOCUS_FILES]])
     for cand in ranking.candidates[:FOCUS_FILES]:
         text = repo.read_text(cand.path)
         hints = ranking.hints(cand.path)
@@ -75,9 +75,8 @@ def collect(repo: RepoView, task: Task, profile: RankProfile) -> list[Candidate]
     return ranking.candidates
 
 
-def note_recent(repo: RepoView, ranking: Ranking, n: int) -> None:
-    """The lines the latest commits changed, as hints of the best ``n`` files (one git call)."""
-    paths = [c.path for c in ranking.candidates[:n]]
+def note_recent(repo: RepoView, ranking: Ranking, paths: Sequence[str]) -> None:
+    """The lines the latest commits changed, as hints of ``paths`` (one git call)."""
     for path, lines in recent.recent_lines(repo, ranking.history, paths).items():
         entry = ranking.board.entries.get(path)
         if entry is not None:

@@ -64,7 +64,9 @@ def build_focus(
     spans = _Spans(n_lines)
     _line_windows(spans, hints)
     idf, kw_norm = query.idf, query.kw_norm
-    scored = score_definitions(defs, hints, query)
+    weights = definition_weights()
+    recent_points = weights.get("recent", 0.0)  # a recent change's pull on a long body's windows
+    scored = score_definitions(defs, hints, query, weights)
     if scored:
         best = scored[0].points
         for s in scored[:MAX_DEFS]:
@@ -81,7 +83,7 @@ def build_focus(
                 spans.add(d.start, d.end, weight, why)
             else:
                 spans.add(d.start, d.start + HEAD_LINES, weight, f"{why} (head)")
-                for line in _evidence_lines(hints, d, idf, kw_norm):
+                for line in _evidence_lines(hints, d, idf, kw_norm, recent_points):
                     spans.add(line - 8, line + 8, weight * 0.9, f"{why} (around line {line})")
         _referenced_constants(spans, text, defs, [s.definition for s in scored[:REFERENCING_DEFS]])
     header_end = _import_header_end(text)
@@ -129,7 +131,9 @@ def _line_windows(spans: _Spans, hints: Hints) -> None:
         spans.add(line - 2, line + 2, 0.5 * strength, f"uses {name}")
 
 
-def _evidence_lines(hints: Hints, d: Definition, idf: Mapping[str, float], kw_norm: float) -> list[int]:
+def _evidence_lines(
+    hints: Hints, d: Definition, idf: Mapping[str, float], kw_norm: float, recent_points: float
+) -> list[int]:
     """The strongest evidence inside a long definition (at most MAX_EVIDENCE windows, one per
     stretch of EVIDENCE_GAP lines): named lines first, then uses by the name's strength, then the
     lines holding the rarest keywords; a long body's fix sits near what the issue names."""
@@ -149,7 +153,6 @@ def _evidence_lines(hints: Hints, d: Definition, idf: Mapping[str, float], kw_no
         note(line, USE_POINTS * strength)
     for line, words in hints.keyword_lines.items():
         note(line, KEYWORD_POINTS * 0.5 * sum(idf.get(w, 0.0) for w in words) / kw_norm)
-    recent_points = definition_weights().get("recent", 0.0)
     for line, value in hints.recent_lines.items():
         note(line, recent_points * value)
     chosen: list[int] = []

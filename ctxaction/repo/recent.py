@@ -14,7 +14,7 @@ from __future__ import annotations
 import codecs
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ctxaction.repo import git
 from ctxaction.repo.files import RepoView
@@ -37,22 +37,16 @@ class Hunk:
     new_len: int
 
 
-@dataclass
-class FileChanges:
-    """A file's hunks per commit, newest commit first."""
-
-    commits: list[list[Hunk]] = field(default_factory=list)
-
-
-def touched_lines(changes: FileChanges) -> dict[int, int]:
-    """HEAD line -> 1-based index of the newest commit that changed it (1 = the latest).
+def touched_lines(commits: Sequence[Sequence[Hunk]]) -> dict[int, int]:
+    """HEAD line -> 1-based index of the newest commit that changed it (1 = the latest), from a
+    file's hunks per commit, newest commit first.
 
     A commit's new-side lines are in the numbering of the file just after it; every newer commit
     moves them by its hunks (lines a newer hunk replaced belong to that newer commit)."""
     out: dict[int, int] = {}
-    for index, hunks in enumerate(changes.commits, start=1):
+    for index, hunks in enumerate(commits, start=1):
         lines = [n for h in hunks for n in _changed(h)]
-        for newer in reversed(changes.commits[: index - 1]):
+        for newer in reversed(commits[: index - 1]):
             lines = [m for m in (_carry(n, newer) for n in lines) if m is not None]
         for n in lines:
             out.setdefault(n, index)
@@ -101,8 +95,7 @@ def recent_lines(repo: RepoView, history: History, paths: Sequence[str]) -> dict
     hunks = _parse(out)
     result: dict[str, dict[int, int]] = {}
     for path, file_shas in per_file.items():
-        changes = FileChanges([hunks.get((sha, path), []) for sha in file_shas])
-        lines = touched_lines(changes)
+        lines = touched_lines([hunks.get((sha, path), []) for sha in file_shas])
         if lines:
             result[path] = lines
     return result

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from ctxaction.repo import history, recent
 from ctxaction.repo.files import open_repo
-from ctxaction.repo.recent import FileChanges, Hunk, touched_lines
+from ctxaction.repo.recent import Hunk, touched_lines
 from tests.gitrepo import GitRepo
 
 
@@ -43,14 +43,14 @@ def test_older_changes_are_carried_through_newer_insertions(make_repo: Callable[
 def test_a_line_rewritten_later_belongs_to_the_newer_commit() -> None:
     newer = [Hunk(5, 1, 5, 1)]  # line 5 rewritten
     older = [Hunk(4, 2, 4, 2)]  # lines 4-5 written before
-    assert touched_lines(FileChanges([newer, older])) == {5: 1, 4: 2}
+    assert touched_lines([newer, older]) == {5: 1, 4: 2}
 
 
 def test_deletions_mark_the_lines_around_the_cut() -> None:
     # "-7,2 +6,0": lines 7-8 deleted; the cut sits after new line 6.
-    assert touched_lines(FileChanges([[Hunk(7, 2, 6, 0)]])) == {6: 1, 7: 1}
+    assert touched_lines([[Hunk(7, 2, 6, 0)]]) == {6: 1, 7: 1}
     # An older change below a newer deletion moves up by the deleted lines.
-    assert touched_lines(FileChanges([[Hunk(7, 2, 6, 0)], [Hunk(20, 1, 20, 1)]]))[18] == 2
+    assert touched_lines([[Hunk(7, 2, 6, 0)], [Hunk(20, 1, 20, 1)]])[18] == 2
 
 
 def test_bulk_commits_and_files_outside_the_window_give_nothing(make_repo: Callable[..., GitRepo]) -> None:
