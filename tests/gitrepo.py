@@ -16,6 +16,12 @@ _ENV = {
 }
 
 
+def git_env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment for running git in a test repository: a fixed identity, no system or
+    global config (plus ``extra``)."""
+    return {**os.environ, **_ENV, **(extra or {})}
+
+
 class GitRepo:
     """A throwaway repository driven with the real git binary."""
 
@@ -26,10 +32,7 @@ class GitRepo:
 
     def git(self, *args: str, env: dict[str, str] | None = None) -> str:
         """Run git in the repo and return stdout (decoded with replacement)."""
-        full_env = {**os.environ, **_ENV, **(env or {})}
-        out = subprocess.run(
-            ["git", *args], cwd=self.root, env=full_env, check=True, capture_output=True
-        )
+        out = subprocess.run(["git", *args], cwd=self.root, env=git_env(env), check=True, capture_output=True)
         return out.stdout.decode("utf-8", "replace")
 
     def write(self, path: str, content: str | bytes) -> Path:

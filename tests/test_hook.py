@@ -14,7 +14,7 @@ import pytest
 from ctxaction.cli import main as cli_main
 from ctxaction.hook import LEGACY_SUFFIX, MARKER, SHIM, install, main, uninstall
 from ctxaction.secure.synth import expand
-from tests.gitrepo import GitRepo
+from tests.gitrepo import GitRepo, git_env
 
 ROOT = Path(__file__).resolve().parent.parent
 KEY = expand('API_KEY = "<<alnum:32>>"\n', "hook")
@@ -22,19 +22,10 @@ SECRET = KEY.split('"')[1]
 
 
 def commit(repo: GitRepo, *extra: str) -> subprocess.CompletedProcess[str]:
-    env = {
-        **os.environ,
-        "GIT_AUTHOR_NAME": "T",
-        "GIT_AUTHOR_EMAIL": "t@e.io",
-        "GIT_COMMITTER_NAME": "T",
-        "GIT_COMMITTER_EMAIL": "t@e.io",
-        "GIT_CONFIG_NOSYSTEM": "1",
-        "GIT_CONFIG_GLOBAL": os.devnull,
-    }
     return subprocess.run(
         ["git", "commit", "-q", "-m", "c", *extra],
         cwd=repo.root,
-        env=env,
+        env=git_env(),
         capture_output=True,
         text=True,
         check=False,

@@ -17,7 +17,7 @@ from ctxaction.hook import PUSH_SHIM, install, uninstall
 from ctxaction.hook import main as hook_main
 from ctxaction.secure.history import HistoryRange, history
 from ctxaction.secure.synth import expand
-from tests.gitrepo import GitRepo
+from tests.gitrepo import GitRepo, git_env
 
 ROOT = Path(__file__).resolve().parents[2]
 KEY = expand('API_KEY = "<<alnum:32>>"\n', "history")
@@ -166,17 +166,7 @@ def test_history_skips_an_oversized_addition_with_a_note(
 
 
 def _git(cwd: Path, *args: str, extra: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    env = {
-        **os.environ,
-        "GIT_AUTHOR_NAME": "T",
-        "GIT_AUTHOR_EMAIL": "t@e.io",
-        "GIT_COMMITTER_NAME": "T",
-        "GIT_COMMITTER_EMAIL": "t@e.io",
-        "GIT_CONFIG_NOSYSTEM": "1",
-        "GIT_CONFIG_GLOBAL": os.devnull,
-        "CTXACTION_PYTHON": sys.executable,
-        **(extra or {}),
-    }
+    env = git_env({"CTXACTION_PYTHON": sys.executable, **(extra or {})})
     return subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, text=True, check=False)
 
 
