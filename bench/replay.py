@@ -74,7 +74,8 @@ def one(args: tuple[dict[str, Any], str, dict[str, float] | None, list[str], int
     out.update(status="ok", file_all=all(p in ranges for p in gold),
                line_recall=hit / total if total else 0.0,
                file_recall=sum(p in ranges for p in gold) / len(gold), n_files=len(ranges),
-               total_tokens=result.package.total_tokens)
+               total_tokens=result.package.total_tokens,
+               ranges={p: [list(r) for r in rs] for p, rs in ranges.items()})  # for bench/losses.py
     return out
 
 
