@@ -40,7 +40,7 @@ def one(args: tuple[dict[str, object], str, str, str]) -> str:
     sb = _harness(Path(harness))
     from ctxaction.config.load import load_config
     from ctxaction.rank import FOCUS_FILES, note_recent, rank_files
-    from ctxaction.rank.evidence import features, owned_lines
+    from ctxaction.rank.evidence import LineEvidence, features, gather, owned_lines, passage_scores
     from ctxaction.rank.focus import build_focus
     from ctxaction.repo.files import open_repo
     from ctxaction.repo.symbols import definitions
@@ -92,10 +92,13 @@ def one(args: tuple[dict[str, object], str, str, str]) -> str:
                     # Every definition of a gold file with its evidence, labelled by the fix.
                     defs = definitions(text, c.path)
                     owned = owned_lines(defs)
+                    evidence = gather(defs, hints)
+                    passages = passage_scores(evidence, ranking.query)
                     golden = set(gold[c.path])
                     rows = []
                     for i, d in enumerate(defs):
-                        f, _ = features(d, owned.get(i, set()), hints, ranking.query, subwords)
+                        ev = evidence.get(i) or LineEvidence()
+                        f, _ = features(d, ev, hints, ranking.query, subwords, passages.get(i, 0.0))
                         lines = owned.get(i) or set(range(d.start, d.end + 1))
                         rows.append({
                             "name": d.name, "kind": d.kind, "start": d.start, "end": d.end,

@@ -16,6 +16,7 @@ from ctxaction.model import Focus
 from ctxaction.rank.board import Hints
 from ctxaction.rank.evidence import Query, score_definitions
 from ctxaction.rank.weights import definition_weights
+from ctxaction.repo.imports import is_test_path
 from ctxaction.repo.symbols import Definition, definitions
 
 MAX_BODY_LINES = 160  # a longer definition is focused on its head and the evidence inside
@@ -65,6 +66,9 @@ def build_focus(
     _line_windows(spans, hints)
     idf, kw_norm = query.idf, query.kw_norm
     weights = definition_weights()
+    if is_test_path(path):
+        # A test dense in the words resembles its repro; it does not hold the fix.
+        weights["passage"] = 0.0
     recent_points = weights.get("recent", 0.0)  # a recent change's pull on a long body's windows
     scored = score_definitions(defs, hints, query, weights)
     if scored:
