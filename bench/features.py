@@ -41,7 +41,7 @@ def one(args: tuple[dict[str, object], str, str, str]) -> str:
     from ctxaction.config.load import load_config
     from ctxaction.rank import FOCUS_FILES, note_recent, rank_files
     from ctxaction.rank.evidence import LineEvidence, features, gather, owned_lines, passage_scores
-    from ctxaction.rank.focus import build_focus
+    from ctxaction.rank.focus import build_focus, weights_for
     from ctxaction.repo.files import open_repo
     from ctxaction.repo.symbols import definitions
     from ctxaction.sanitize import clean_task
@@ -93,7 +93,9 @@ def one(args: tuple[dict[str, object], str, str, str]) -> str:
                     defs = definitions(text, c.path)
                     owned = owned_lines(defs)
                     evidence = gather(defs, hints)
-                    passages = passage_scores(evidence, ranking.query)
+                    # As the package weighs them: no passage score in a test file.
+                    scored_passages = weights_for(c.path)["passage"] > 0
+                    passages = passage_scores(evidence, ranking.query) if scored_passages else {}
                     golden = set(gold[c.path])
                     rows = []
                     for i, d in enumerate(defs):

@@ -122,7 +122,6 @@ def score_definitions(
     return out
 
 
-
 def passage_scores(owned: Mapping[int, set[int]], hints: Hints, query: Query) -> dict[int, float]:
     """Okapi BM25 of each definition's owned lines against the keywords, every keyword line tested
     against every definition."""
