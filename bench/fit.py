@@ -25,7 +25,7 @@ import statistics
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 from scipy.optimize import minimize
@@ -193,7 +193,13 @@ def _fit_softmax(groups: list[Group], w0: np.ndarray, l2: float, scale: float) -
     return np.asarray(res.x)
 
 
-def folds(groups: list[Group], k: int) -> list[set[str]]:
+class HasRepo(Protocol):
+    """What :func:`folds` reads of a group."""
+
+    repo: str
+
+
+def folds(groups: Sequence[HasRepo], k: int) -> list[set[str]]:
     """Repositories split into k folds of about equal group counts (largest first, greedy)."""
     count: dict[str, int] = defaultdict(int)
     for g in groups:
