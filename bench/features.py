@@ -40,8 +40,8 @@ def one(args: tuple[dict[str, object], str, str, str]) -> str:
     sb = _harness(Path(harness))
     from ctxaction.config.load import load_config
     from ctxaction.rank import FOCUS_FILES, note_recent, rank_files
-    from ctxaction.rank.evidence import LineEvidence, features, gather, owned_lines, passage_scores
-    from ctxaction.rank.focus import build_focus, weights_for
+    from ctxaction.rank.evidence import features, owned_lines
+    from ctxaction.rank.focus import build_focus
     from ctxaction.repo.files import open_repo
     from ctxaction.repo.symbols import definitions
     from ctxaction.sanitize import clean_task
@@ -92,15 +92,10 @@ def one(args: tuple[dict[str, object], str, str, str]) -> str:
                     # Every definition of a gold file with its evidence, labelled by the fix.
                     defs = definitions(text, c.path)
                     owned = owned_lines(defs)
-                    evidence = gather(defs, hints)
-                    # As the package weighs them: no passage score in a test file.
-                    scored_passages = weights_for(c.path)["passage"] > 0
-                    passages = passage_scores(evidence, ranking.query) if scored_passages else {}
                     golden = set(gold[c.path])
                     rows = []
                     for i, d in enumerate(defs):
-                        ev = evidence.get(i) or LineEvidence()
-                        f, _ = features(d, ev, hints, ranking.query, subwords, passages.get(i, 0.0))
+                        f, _ = features(d, owned.get(i, set()), hints, ranking.query, subwords)
                         lines = owned.get(i) or set(range(d.start, d.end + 1))
                         rows.append({
                             "name": d.name, "kind": d.kind, "start": d.start, "end": d.end,

@@ -21,9 +21,6 @@ from ctxaction.repo.symbols_model import Definition
 # Tests inside a source file (Rust `#[cfg(test)] mod tests`) repeat the names the issue uses; the
 # fix is in the code they test.
 TEST_CODE_FACTOR = 0.15
-# Okapi BM25 constants of the passage score (the usual ones: term saturation, length normalisation).
-BM25_K1 = 1.2
-BM25_B = 0.75
 # A dispatch prefix (`visit_`, `_print_`, `handleX`, `on_`) is a short verb before the name it handles.
 _MAX_PREFIX = 9
 _MIN_HANDLED = 3
@@ -119,16 +116,9 @@ class LineEvidence:
     options: list[int] = field(default_factory=list)
     uses: dict[str, float] = field(default_factory=dict)  # name -> strength (the last line's)
     words: set[str] = field(default_factory=set)
-    tf: dict[str, int] = field(default_factory=dict)  # keyword -> owned lines holding it
     size: int = 0  # owned lines
     name_hits: list[float] = field(default_factory=list)  # name_lines inside its span, for its name
     recent: float = 0.0  # the most recent commit that changed one of its lines (1 = the latest)
-
-    def note_words(self, kws: set[str]) -> None:
-        """One owned line holding the keywords ``kws``."""
-        self.words |= kws
-        for w in kws:
-            self.tf[w] = self.tf.get(w, 0) + 1
 
     @classmethod
     def of_lines(cls, d: Definition, owned: set[int], hints: Hints) -> LineEvidence:
@@ -140,7 +130,7 @@ class LineEvidence:
         ev.uses = {hints.use_lines[n][1]: hints.use_lines[n][0] for n in hints.use_lines if n in owned}
         for n, kws in hints.keyword_lines.items():
             if n in owned:
-                ev.note_words(kws)
+                ev.words |= kws
         lines = hints.name_lines.items()
         ev.name_hits = [v for n, (v, name) in lines if name == d.name and d.start <= n <= d.end]
         ev.recent = max((v for n, v in hints.recent_lines.items() if n in owned), default=0.0)
@@ -168,7 +158,7 @@ def gather(defs: list[Definition], hints: Hints) -> dict[int, LineEvidence]:
             ev[i].uses[name] = strength
     for n, kws in hints.keyword_lines.items():
         for i in owners.of(n):
-            ev[i].note_words(kws)
+            ev[i].words |= kws
     for n, value in hints.recent_lines.items():
         for i in owners.of(n):
             ev[i].recent = max(ev[i].recent, value)
@@ -206,35 +196,6 @@ class _LineOwners:
         return self._cache[line]
 
 
-def passage_scores(evidence: Mapping[int, LineEvidence], query: Query) -> dict[int, float]:
-    """Okapi BM25 of each definition's owned lines against the task's keywords: which of the file's
-    functions the issue's words single out. Term frequency is the owned lines holding a keyword; a
-    keyword's rarity is counted among the file's definitions (a word every function holds says
-    little here) and weighed by its rarity and emphasis in the task (``query.idf``). On the scale of
-    the ``keywords`` feature: the task's four rarest keywords, each on one line of a definition of
-    average length that no other definition holds, score about 1 (not scaled to the file's best:
-    a file the words barely touch has no strong passage)."""
-    if not evidence or not query.idf:
-        return {}
-    n = len(evidence)
-    df: dict[str, int] = {}
-    for ev in evidence.values():
-        for w in ev.tf:
-            df[w] = df.get(w, 0) + 1
-    avg = sum(ev.size for ev in evidence.values()) / n or 1.0
-    unique = math.log(1 + (n - 0.5) / 1.5)  # the rarity of a word one definition holds
-    out: dict[int, float] = {}
-    for i, ev in evidence.items():
-        norm = BM25_K1 * (1 - BM25_B + BM25_B * ev.size / avg)
-        total = 0.0
-        for w, tf in ev.tf.items():
-            rarity = math.log(1 + (n - df[w] + 0.5) / (df[w] + 0.5)) / unique
-            total += query.idf.get(w, 0.0) / query.kw_norm * rarity * tf * (BM25_K1 + 1) / (tf + norm)
-        if total > 0:
-            out[i] = total
-    return out
-
-
 def _subwords_of(name: str) -> list[str]:
     return [s for s in split_identifier(name) if len(s) >= 2]
 
@@ -263,11 +224,9 @@ def features(
     hints: Hints,
     query: Query,
     subwords: Mapping[str, float],
-    passage: float = 0.0,
 ) -> tuple[dict[str, float], list[str]]:
     """The definition's evidence features (each ≥ 0) and the reasons they give, strongest first.
-    ``owned``: its owned lines, or their evidence already gathered (:func:`gather`); ``passage``:
-    its :func:`passage_scores` value among the file's definitions."""
+    ``owned``: its owned lines, or their evidence already gathered (:func:`gather`)."""
     f: dict[str, float] = {}
     whys: list[str] = []
     if d.kind == "variable":
@@ -313,8 +272,6 @@ def features(
         f["keywords"] = rarity / (1.0 + math.log1p(size / 40))
         if not whys:
             whys.append("keywords " + ", ".join(sorted(words, key=lambda w: -query.idf.get(w, 0.0))[:3]))
-    if passage > 0 and d.kind != "class":
-        f["passage"] = passage
     subs = _subwords_of(d.name)
     shared = [s for s in subs if s in subwords]
     if shared:
@@ -342,11 +299,10 @@ def score_definitions(
     shipped ones."""
     weights = definition_weights() if weights is None else weights
     evidence = gather(defs, hints)
-    passages = passage_scores(evidence, query) if weights.get("passage") else {}
     subwords = query.subword_weights
     out: list[Scored] = []
     for i, d in enumerate(defs):
-        f, whys = features(d, evidence.get(i) or LineEvidence(), hints, query, subwords, passages.get(i, 0.0))
+        f, whys = features(d, evidence.get(i) or LineEvidence(), hints, query, subwords)
         p = points(f, weights, d.in_test and d.kind != "variable")
         if p > 0:
             out.append(Scored(p, d, f"{d.qualname}: {'; '.join(whys)}" if whys else d.qualname, f))

@@ -16,7 +16,6 @@ from ctxaction.model import Focus
 from ctxaction.rank.board import Hints
 from ctxaction.rank.evidence import Query, score_definitions
 from ctxaction.rank.weights import definition_weights
-from ctxaction.repo.imports import is_test_path
 from ctxaction.repo.symbols import Definition, definitions
 
 MAX_BODY_LINES = 160  # a longer definition is focused on its head and the evidence inside
@@ -55,15 +54,6 @@ class _Spans:
             self.items.append(Focus(start, end, round(min(1.0, weight), 4), why))
 
 
-def weights_for(path: str) -> dict[str, float]:
-    """The shipped definition weights as they apply inside ``path``."""
-    weights = definition_weights()
-    if is_test_path(path):
-        # A test dense in the issue's words resembles its repro; it does not hold the fix.
-        weights["passage"] = 0.0
-    return weights
-
-
 def build_focus(
     path: str, text: str, hints: Hints, query: Query, defs: list[Definition] | None = None
 ) -> list[Focus]:
@@ -74,7 +64,7 @@ def build_focus(
     spans = _Spans(n_lines)
     _line_windows(spans, hints)
     idf, kw_norm = query.idf, query.kw_norm
-    weights = weights_for(path)
+    weights = definition_weights()
     recent_points = weights.get("recent", 0.0)  # a recent change's pull on a long body's windows
     scored = score_definitions(defs, hints, query, weights)
     if scored:

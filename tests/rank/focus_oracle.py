@@ -9,7 +9,7 @@ from collections.abc import Mapping
 
 from ctxaction.mentions.words import is_code_like
 from ctxaction.rank.board import Hints
-from ctxaction.rank.evidence import BM25_B, BM25_K1, Query, Scored, _subwords_of, handled_name, points
+from ctxaction.rank.evidence import Query, Scored, _subwords_of, handled_name, points
 from ctxaction.rank.weights import definition_weights
 from ctxaction.repo.symbols_model import Definition
 
@@ -35,12 +35,7 @@ def owned_lines(defs: list[Definition]) -> dict[int, set[int]]:
 
 
 def features(
-    d: Definition,
-    owned: set[int],
-    hints: Hints,
-    query: Query,
-    subwords: Mapping[str, float],
-    passage: float = 0.0,
+    d: Definition, owned: set[int], hints: Hints, query: Query, subwords: Mapping[str, float]
 ) -> tuple[dict[str, float], list[str]]:
     """The definition's evidence features (each ≥ 0) and the reasons they give, strongest first."""
     f: dict[str, float] = {}
@@ -90,8 +85,6 @@ def features(
         f["keywords"] = rarity / (1.0 + math.log1p(size / 40))
         if not whys:
             whys.append("keywords " + ", ".join(sorted(words, key=lambda w: -query.idf.get(w, 0.0))[:3]))
-    if passage > 0 and d.kind != "class":
-        f["passage"] = passage
     subs = _subwords_of(d.name)
     shared = [s for s in subs if s in subwords]
     if shared:
@@ -110,40 +103,13 @@ def score_definitions(
     shipped ones."""
     weights = definition_weights() if weights is None else weights
     owned = owned_lines(defs)
-    passages = passage_scores(owned, hints, query) if weights.get("passage") else {}
     subwords = query.subword_weights
     out: list[Scored] = []
     for i, d in enumerate(defs):
-        f, whys = features(d, owned.get(i, set()), hints, query, subwords, passages.get(i, 0.0))
+        f, whys = features(d, owned.get(i, set()), hints, query, subwords)
         p = points(f, weights, d.in_test and d.kind != "variable")
         if p > 0:
             out.append(Scored(p, d, f"{d.qualname}: {'; '.join(whys)}" if whys else d.qualname, f))
     out.sort(key=lambda s: (-s.points, s.definition.start))
     return out
 
-
-def passage_scores(owned: Mapping[int, set[int]], hints: Hints, query: Query) -> dict[int, float]:
-    """Okapi BM25 of each definition's owned lines against the keywords, every keyword line tested
-    against every definition."""
-    if not owned or not query.idf:
-        return {}
-    tf: dict[int, dict[str, int]] = {i: {} for i in owned}
-    for i, lines in owned.items():
-        for n, kws in hints.keyword_lines.items():
-            if n in lines:
-                for w in kws:
-                    tf[i][w] = tf[i].get(w, 0) + 1
-    n_defs = len(owned)
-    avg = sum(len(lines) for lines in owned.values()) / n_defs or 1.0
-    unique = math.log(1 + (n_defs - 0.5) / 1.5)
-    out: dict[int, float] = {}
-    for i, counts in tf.items():
-        norm = BM25_K1 * (1 - BM25_B + BM25_B * len(owned[i]) / avg)
-        total = 0.0
-        for w, k in counts.items():
-            df = sum(1 for other in tf.values() if w in other)
-            rarity = math.log(1 + (n_defs - df + 0.5) / (df + 0.5)) / unique
-            total += query.idf.get(w, 0.0) / query.kw_norm * rarity * k * (BM25_K1 + 1) / (k + norm)
-        if total > 0:
-            out[i] = total
-    return out

@@ -3,15 +3,7 @@
 from __future__ import annotations
 
 from ctxaction.rank.board import Hints
-from ctxaction.rank.evidence import (
-    Query,
-    features,
-    gather,
-    handled_name,
-    owned_lines,
-    passage_scores,
-    score_definitions,
-)
+from ctxaction.rank.evidence import Query, features, handled_name, owned_lines, score_definitions
 from ctxaction.rank.weights import definition_weights, file_weights
 from ctxaction.repo.symbols import definitions
 
@@ -73,6 +65,7 @@ def test_shipped_weights_cover_every_feature_and_signal() -> None:
     assert file_weights()["path_mention"] > 0
 
 
+
 def test_recent_changes_raise_the_definition_they_fall_in() -> None:
     text = "".join(f"def handler_{i}(request):\n    return request.value + {i}\n\n" for i in range(4))
     defs = definitions(text, "views.py")
@@ -89,38 +82,3 @@ def test_recent_changes_raise_the_definition_they_fall_in() -> None:
     owned = owned_lines(defs)
     f, _ = features(defs[3], owned[3], hints, query, query.subword_weights)
     assert f["recent"] == 0.5
-
-
-def test_passage_score_singles_out_the_function_dense_in_the_rare_words() -> None:
-    # Every function logs; only one checks the checksum, and does so on three lines.
-    bodies = {
-        "read_frame": ["log(frame)", "checksum = crc(frame)", "if checksum != want:", "raise Bad(checksum)"],
-        "write_frame": ["log(frame)", "out.write(frame)", "return len(frame)", "pass"],
-        "close": ["log(frame)", "out.close()", "pass", "pass"],
-    }
-    text = "".join(
-        f"def {name}(frame):\n" + "".join(f"    {b}\n" for b in body) + "\n" for name, body in bodies.items()
-    )
-    defs = definitions(text, "codec.py")
-    lines = text.split("\n")
-    kws = {"checksum", "log", "frame"}
-    hints = Hints(
-        keyword_lines={
-            n: {k for k in kws if k in line} for n, line in enumerate(lines, 1) if any(k in line for k in kws)
-        }
-    )
-    query = Query(idf={"checksum": 3.0, "log": 1.0, "frame": 1.0})
-    evidence = gather(defs, hints)
-    scores = passage_scores(evidence, query)
-    by_name = {defs[i].name: v for i, v in scores.items()}
-    # The rarest keyword on three of its lines, held by no other definition: about 1 (the scale
-    # of the ``keywords`` feature); the others hold only words every definition holds.
-    assert 0.9 < by_name["read_frame"] < 1.1
-    assert max(by_name["write_frame"], by_name["close"]) < 0.1 * by_name["read_frame"]
-    # A word every definition holds once cannot tell them apart, and says little.
-    alike = passage_scores(gather(defs, Hints(keyword_lines={2: {"log"}, 8: {"log"}, 14: {"log"}})), query)
-    assert len(set(alike.values())) == 1 and max(alike.values()) < 0.05
-    # Shipped through the definition weights: with a weight the best passage ranks first.
-    weights = {**definition_weights(), "keywords": 0.0, "passage": 1.0}
-    assert score_definitions(defs, hints, query, weights)[0].definition.name == "read_frame"
-    assert passage_scores({}, query) == {} and passage_scores(evidence, Query()) == {}

@@ -47,25 +47,3 @@ def test_top_level_constant_read_by_the_focused_function_is_focused() -> None:
     why = {f.why: (f.start, f.end) for f in spans}
     assert why["option_re, read by handle_signature"] == (5, 5)
     assert not any(w.startswith(("logger,", "UNUSED,")) for w in why)
-
-
-def test_a_test_file_is_not_focused_by_keyword_density() -> None:
-    # The same functions in a source file and in a test file: in the source the function dense in
-    # the rare words stands further above the other; in the test file density says nothing.
-    text = (
-        "def read_frame(frame):\n    checksum = crc(frame)\n    if checksum != want:\n"
-        "        raise Bad(checksum)\n\n\n"
-        "def write_frame(frame):\n    log(frame)\n    return out.write(frame)\n"
-    )
-    lines = text.split("\n")
-    hints = Hints(
-        keyword_lines={n: {"checksum"} for n, line in enumerate(lines, 1) if "checksum" in line}
-        | {n: {"frame"} for n, line in enumerate(lines, 1) if "frame" in line and "checksum" not in line}
-    )
-    query = Query(idf={"checksum": 3.0, "frame": 1.0})
-
-    def weight_of(path: str, name: str) -> float:
-        return max(f.weight for f in build_focus(path, text, hints, query) if f.why.startswith(name))
-
-    assert weight_of("codec.py", "read_frame") == weight_of("tests/test_codec.py", "read_frame")
-    assert weight_of("codec.py", "write_frame") < weight_of("tests/test_codec.py", "write_frame")
