@@ -30,6 +30,8 @@ from typing import Any, Protocol
 import numpy as np
 from scipy.optimize import minimize
 
+from ctxaction.rank.scoring import PLACED
+
 HERE = Path(__file__).resolve().parent
 SHIPPED = HERE.parent / "ctxaction" / "defaults" / "scoring.json"
 NEGATIVES = 60  # hardest non-gold items (by today's score) paired with each gold one
@@ -277,8 +279,12 @@ def main(argv: list[str] | None = None) -> int:
     prior = shipped["prior"]
     if a.only != "definitions":
         today = dict(prior["files"])
-        names = sorted({n for r in recs for c in r["candidates"] for n in c["signals"]} | set(today))
-        shipped["files"] = study("files", file_groups(recs, names), names, today, (3, 5, 10), a)
+        # A placement (the habit of most commits) is no evidence to weigh: its number stays.
+        placed = {PLACED: shipped["files"].get(PLACED, prior["files"].get(PLACED, 1.0))}
+        today.pop(PLACED, None)
+        seen = {n for r in recs for c in r["candidates"] for n in c["signals"]}
+        names = sorted((seen | set(today)) - {PLACED})
+        shipped["files"] = study("files", file_groups(recs, names), names, today, (3, 5, 10), a) | placed
     if a.only != "files":
         today = dict(prior["definitions"])
         names = sorted(today)

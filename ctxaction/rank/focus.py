@@ -32,6 +32,10 @@ CONSTANT_WEIGHT = 0.4
 REFERENCING_DEFS = 3
 MAX_READS = 6
 SMALL_FILE_LINES = 150  # a file this short is offered whole, below its best spans
+# A habit file (a changelog) takes the next entry where its latest commit wrote one.
+HABIT_RUNS = 3
+HABIT_CONTEXT = 3
+HABIT_WEIGHT = 0.9
 
 # Evidence points per kind of hint, for choosing windows inside a long definition.
 FRAME_POINTS = 3.0
@@ -63,6 +67,8 @@ def build_focus(
     defs = definitions(text, path) if defs is None else defs
     spans = _Spans(n_lines)
     _line_windows(spans, hints)
+    if hints.habit:
+        _latest_change(spans, hints.recent_lines)
     idf, kw_norm = query.idf, query.kw_norm
     weights = definition_weights()
     recent_points = weights.get("recent", 0.0)  # a recent change's pull on a long body's windows
@@ -92,6 +98,22 @@ def build_focus(
     if n_lines <= SMALL_FILE_LINES:
         spans.add(1, n_lines, 0.45, "whole file (short)")
     return sorted(spans.items, key=lambda f: (-f.weight, f.start))
+
+
+def _latest_change(spans: _Spans, recent_lines: Mapping[int, float]) -> None:
+    """Windows around the first runs of lines the file's latest commit changed."""
+    label = "where its latest commit changed it"
+    latest = sorted(n for n, v in recent_lines.items() if v >= 1.0)
+    runs: list[list[int]] = []
+    for n in latest:
+        if runs and n - runs[-1][1] <= 2 * HABIT_CONTEXT:
+            runs[-1][1] = n
+        elif len(runs) < HABIT_RUNS:
+            runs.append([n, n])
+        else:
+            break
+    for start, end in runs:
+        spans.add(start - HABIT_CONTEXT, end + HABIT_CONTEXT, HABIT_WEIGHT, label)
 
 
 def _referenced_constants(

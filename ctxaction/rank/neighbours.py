@@ -116,6 +116,10 @@ def from_history(
                     math.log1p(n) / math.log1p(top),
                     f"changed {n} times in {days} days",
                 )
+    for path, (n, total) in hist.habits().items():
+        entry = board.add(path, "habit", n / total, f"changed by {n} of the last {total} commits")
+        if entry is not None:
+            entry.hints.habit = True
     for path, rel in strong[:3]:
         partners = hist.co_changed(path)
         if not partners:

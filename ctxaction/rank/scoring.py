@@ -22,6 +22,12 @@ from ctxaction.rank.weights import file_weights
 # import_distance, co_change, test_proximity: neighbours of strong candidates; blame: changed by the
 # commits behind named lines; change_frequency: changed often lately.
 DEFAULT_WEIGHTS: dict[str, float] = file_weights()
+# A placement, not evidence: most of the newest commits touch a habit file (a changelog), so it is
+# offered among the best files whatever the task names: its score is raised to ``habit`` × the
+# score of the HABIT_PLACE-th best (0 switches it off). Its focus is small (where the latest
+# commits changed it), so the place costs the runners-up little.
+PLACED = "habit"
+HABIT_PLACE = 4
 
 
 def merged_weights(overrides: Mapping[str, float] | None) -> dict[str, float]:
@@ -32,8 +38,10 @@ def merged_weights(overrides: Mapping[str, float] | None) -> dict[str, float]:
 
 
 def raw_score(signals: Mapping[str, float], weights: Mapping[str, float]) -> float:
-    """Σ weight × value over the signals (values clamped to 0..1; unknown signals weigh 0)."""
-    return sum(weights.get(name, 0.0) * min(1.0, max(0.0, value)) for name, value in signals.items())
+    """Σ weight × value over the signals (values clamped to 0..1; unknown signals and the
+    placement ``habit`` weigh 0)."""
+    parts = (weights.get(n, 0.0) * min(1.0, max(0.0, v)) for n, v in signals.items() if n != PLACED)
+    return sum(parts)
 
 
 def score(candidates: Iterable[Candidate], weights: Mapping[str, float]) -> list[Candidate]:
@@ -42,6 +50,14 @@ def score(candidates: Iterable[Candidate], weights: Mapping[str, float]) -> list
     for c in out:
         c.score = round(c.prior * raw_score(c.signals, weights), 6)
     out.sort(key=lambda c: (-c.score, c.path))
+    evidence = [c for c in out if PLACED not in c.signals]
+    if evidence and len(evidence) < len(out):
+        floor = round(weights.get(PLACED, 0.0) * evidence[min(HABIT_PLACE, len(evidence)) - 1].score, 6)
+        for c in out:
+            if PLACED in c.signals and c.score < floor:
+                c.score = floor
+        # At the floor a habit file follows the file whose score it took.
+        out.sort(key=lambda c: (-c.score, PLACED in c.signals, c.path))
     return out
 
 
@@ -50,5 +66,6 @@ def parts(candidate: Candidate, weights: Mapping[str, float]) -> dict[str, float
     contrib = {
         name: round(candidate.prior * weights.get(name, 0.0) * min(1.0, max(0.0, v)), 4)
         for name, v in candidate.signals.items()
+        if name != PLACED
     }
     return dict(sorted(contrib.items(), key=lambda kv: -kv[1]))

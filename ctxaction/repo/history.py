@@ -17,6 +17,12 @@ from ctxaction.repo.messages import read_log
 MAX_COMMITS = 400
 MAX_GREP_COMMITS = 30
 BULK_COMMIT_FILES = 40  # larger commits (renames, reformatting) say nothing about co-change
+# A file most of the newest commits touch (a changelog, release notes, a registry of entries) is
+# part of how this repository makes a change; training set: such a file not otherwise packaged is
+# in the fix 23 times in 35 (share 0.4 of the newest 60 commits; 0.3: 24 in 62, 0.2: 41 in 244).
+HABIT_WINDOW = 60
+HABIT_SHARE = 0.4
+HABIT_MIN_COMMITS = 20
 _RECORD = "\x1e"
 _FIELD = "\x1f"
 _FORMAT = f"--format={_RECORD}%H{_FIELD}%ct{_FIELD}%s"
@@ -50,6 +56,16 @@ class History:
             if len(c.files) <= BULK_COMMIT_FILES:
                 counts.update(c.files)
         return counts
+
+    def habits(self) -> dict[str, tuple[int, int]]:
+        """Files touched by at least ``HABIT_SHARE`` of the newest ``HABIT_WINDOW`` non-bulk
+        commits: path -> (commits touching it, commits counted); empty below
+        ``HABIT_MIN_COMMITS`` commits."""
+        window = [c for c in self.commits if len(c.files) <= BULK_COMMIT_FILES][:HABIT_WINDOW]
+        if len(window) < HABIT_MIN_COMMITS:
+            return {}
+        counts = Counter(f for c in window for f in set(c.files))
+        return {p: (n, len(window)) for p, n in counts.items() if n >= HABIT_SHARE * len(window)}
 
     def co_changed(self, path: str) -> Counter[str]:
         """Files changed in the same commits as ``path``."""

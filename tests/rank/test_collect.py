@@ -9,6 +9,8 @@ import pytest
 
 from ctxaction.model import Candidate, Task
 from ctxaction.rank import DEFAULT_WEIGHTS, collect
+from ctxaction.rank.scoring import HABIT_PLACE
+from ctxaction.repo import history
 from ctxaction.repo.files import open_repo
 from tests.gitrepo import GitRepo
 
@@ -353,3 +355,28 @@ def test_the_definition_the_latest_commit_changed_leads_the_focus(make_repo: Mak
     spans = [f for f in cands["app/parse.py"].focus if "parse_timestamp" in f.why]
     assert spans and spans[0].why.startswith("parse_timestamp_4")
     assert "latest commit" in spans[0].why
+
+
+def test_a_changelog_most_commits_touch_is_offered_where_its_last_entry_went(make_repo: MakeRepo) -> None:
+    repo = _python_repo(make_repo)
+    entries = ["# Changes", "", "## Unreleased", ""]
+    for i in range(history.HABIT_MIN_COMMITS + 4):
+        files: dict[str, str] = {f"pkg/step{i}.py": f"def step_{i}(x):\n    return x + {i}\n"}
+        if i % 2 == 0:
+            entries.insert(4, f"- step {i} added")
+            files["CHANGES.md"] = (
+                "\n".join(entries + ["", "## 1.0", ""] + [f"- old {n}" for n in range(200)]) + "\n"
+            )
+        repo.commit(files, f"add step {i}")
+    issue = Task(title="Confusing error", body='Entering an IPv6 address gives "Invalid IPv6 URL".')
+    cands = collect(open_repo(repo.root), issue, Profile())
+    paths = [c.path for c in cands]
+    assert "pkg/models.py" in paths[:HABIT_PLACE]
+    log = cands[paths.index("CHANGES.md")]
+    assert paths.index("CHANGES.md") <= HABIT_PLACE
+    assert any("changed by 12 of the last 25 commits" in r for r in log.reasons)
+    [span] = [f for f in log.focus if "latest commit" in f.why]
+    assert span.start <= 5 <= span.end and span.end < 20, span
+    # A profile that weighs the habit 0 does not place it.
+    off = collect(open_repo(repo.root), issue, Profile(scoring={"habit": 0.0}))
+    assert "CHANGES.md" not in [c.path for c in off][: HABIT_PLACE + 1]

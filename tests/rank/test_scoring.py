@@ -62,3 +62,24 @@ def test_board_reasons_do_not_depend_on_the_order_finders_report_them() -> None:
         ("path_mention", "named", 0.9),
     ]
     assert reasons(found) == reasons(found[::-1]) == ["named", "keywords: x", "uses Y"]
+
+
+def test_a_habit_file_is_placed_after_the_best_files_and_adds_no_evidence() -> None:
+    from ctxaction.rank.scoring import HABIT_PLACE, PLACED
+
+    weights = {"keyword_match": 1.0, PLACED: 1.0}
+    cands = [Candidate(f"f{i}.py", signals={"keyword_match": 1.0 - i / 10}) for i in range(6)]
+    log = Candidate("CHANGES.md", signals={PLACED: 0.8, "keyword_match": 0.1}, prior=0.3)
+    ranked = score([log, *cands], weights)
+    assert [c.path for c in ranked][: HABIT_PLACE + 1] == [
+        *(f"f{i}.py" for i in range(HABIT_PLACE)),
+        "CHANGES.md",
+    ]
+    assert ranked[HABIT_PLACE].score == ranked[HABIT_PLACE - 1].score
+    assert raw_score(log.signals, weights) == pytest.approx(0.1)
+    assert PLACED not in parts(log, weights)
+    # A habit file the evidence ranks higher keeps its place; weight 0 switches the placement off.
+    strong = Candidate("NEWS.md", signals={PLACED: 0.8, "keyword_match": 0.95})
+    assert [c.path for c in score([strong, *cands], weights)][:2] == ["f0.py", "NEWS.md"]
+    off = score([log, *cands], {"keyword_match": 1.0, PLACED: 0.0})
+    assert off[-1].path == "CHANGES.md" and off[-1].score == pytest.approx(0.03)

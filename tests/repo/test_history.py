@@ -65,3 +65,30 @@ def test_empty_and_shallow(make_repo: Callable[..., GitRepo], tmp_path: Path) ->
     subprocess.run(cmd, check=True, capture_output=True)
     hist = history.mine(open_repo(clone))
     assert hist.shallow and len(hist.commits) == 1
+
+
+def test_habits_are_files_most_of_the_newest_commits_touch(make_repo: Callable[..., GitRepo]) -> None:
+    repo = make_repo()
+    log = "# Changes\n"
+    for i in range(history.HABIT_MIN_COMMITS):
+        files: dict[str, str] = {f"src/m{i}.py": f"x = {i}\n"}
+        if i % 2 == 0:  # half of the commits add a changelog entry
+            log += f"- change {i}\n"
+            files["CHANGES.md"] = log
+        repo.commit(files, f"change {i}", _dated(i))
+    # A bulk commit (a reformat of every file) says nothing about habits.
+    repo.commit({f"src/m{i}.py": f"x = {i}  # reformatted\n" for i in range(history.BULK_COMMIT_FILES + 1)})
+    mined = history.mine(open_repo(repo.root))
+    assert mined.habits() == {"CHANGES.md": (10, history.HABIT_MIN_COMMITS)}
+
+
+def test_no_habits_from_a_short_history() -> None:
+    commits = [
+        history.Commit(f"{i:040x}", i, "change", ("CHANGES.md",))
+        for i in range(history.HABIT_MIN_COMMITS - 1)
+    ]
+    assert history.History(commits).habits() == {}
+    commits.append(history.Commit("f" * 40, 99, "change", ("CHANGES.md", "a.py")))
+    assert history.History(commits).habits() == {
+        "CHANGES.md": (history.HABIT_MIN_COMMITS, history.HABIT_MIN_COMMITS)
+    }
