@@ -18,7 +18,7 @@ from ctxaction.rank import candidates as found
 from ctxaction.rank.board import Board, Hints
 from ctxaction.rank.evidence import Query
 from ctxaction.rank.focus import build_focus
-from ctxaction.rank.scoring import DEFAULT_WEIGHTS, merged_weights, score
+from ctxaction.rank.scoring import DEFAULT_WEIGHTS, lifted, merged_weights, score
 from ctxaction.repo import history, recent, search
 from ctxaction.repo.files import RepoView
 from ctxaction.repo.imports import ModuleIndex, is_test_path
@@ -111,7 +111,11 @@ def rank_files(repo: RepoView, task: Task, profile: RankProfile) -> Ranking:
         neighbours.from_history(ctx, mined_history, strong, profile.history_days, phrases)
         neighbours.blame(ctx, blamed.result())
     query = Query(ctx.keyword_idf, found.qualified_owners(mentions.dotted), mentions.identifiers)
-    return Ranking(_finish(ctx, weights), ctx.board, query, ctx.keyword_hits, mined_history)
+    ranked = _finish(ctx, weights)
+    for cand in ranked:
+        # A file the evidence ranks keeps its focus; one the habit placed shows its last entry.
+        ctx.board.entries[cand.path].hints.habit = lifted(cand, weights)
+    return Ranking(ranked, ctx.board, query, ctx.keyword_hits, mined_history)
 
 
 def _strongest(board: Board, weights: Mapping[str, float]) -> list[tuple[str, float]]:

@@ -27,7 +27,7 @@ class Hints:
     keyword_lines: dict[int, set[str]] = field(default_factory=dict)
     name_lines: dict[int, tuple[float, str]] = field(default_factory=dict)  # def line -> (strength, name)
     recent_lines: dict[int, float] = field(default_factory=dict)  # line -> 1 / (its commit's recency rank)
-    habit: bool = False  # most of the newest commits touch the file: where they did is what to show
+    habit: bool = False  # placed by habit, not evidence: where its latest commit wrote is what to show
 
 
 @dataclass

@@ -95,7 +95,8 @@ def build_focus(
     header_end = _import_header_end(text)
     if header_end:
         spans.add(1, header_end + 1, HEADER_WEIGHT, "imports")
-    if n_lines <= SMALL_FILE_LINES:
+    # A habit file is shown for where its next entry goes, never whole.
+    if n_lines <= SMALL_FILE_LINES and not hints.habit:
         spans.add(1, n_lines, 0.45, "whole file (short)")
     return sorted(spans.items, key=lambda f: (-f.weight, f.start))
 

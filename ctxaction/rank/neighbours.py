@@ -117,9 +117,8 @@ def from_history(
                     f"changed {n} times in {days} days",
                 )
     for path, (n, total) in hist.habits().items():
-        entry = board.add(path, "habit", n / total, f"changed by {n} of the last {total} commits")
-        if entry is not None:
-            entry.hints.habit = True
+        why = f"changed by {n} of the last {total} commits: changes here usually update it"
+        board.add(path, "habit", n / total, why)
     for path, rel in strong[:3]:
         partners = hist.co_changed(path)
         if not partners:

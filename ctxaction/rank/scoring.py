@@ -61,6 +61,12 @@ def score(candidates: Iterable[Candidate], weights: Mapping[str, float]) -> list
     return out
 
 
+def lifted(candidate: Candidate, weights: Mapping[str, float]) -> bool:
+    """Whether the habit placement, not the evidence, gave ``candidate`` its score."""
+    evidence = round(candidate.prior * raw_score(candidate.signals, weights), 6)
+    return PLACED in candidate.signals and candidate.score > evidence
+
+
 def parts(candidate: Candidate, weights: Mapping[str, float]) -> dict[str, float]:
     """Each signal's contribution to the score (for ``ctxaction explain``), largest first."""
     contrib = {

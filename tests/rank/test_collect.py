@@ -377,6 +377,10 @@ def test_a_changelog_most_commits_touch_is_offered_where_its_last_entry_went(mak
     assert any("changed by 12 of the last 25 commits" in r for r in log.reasons)
     [span] = [f for f in log.focus if "latest commit" in f.why]
     assert span.start <= 5 <= span.end and span.end < 20, span
+    # Named outright, it is ranked by that evidence and keeps the focus the evidence gives.
+    named = Task(title="Typo in CHANGES.md", body="The step 22 entry of CHANGES.md is misspelt.")
+    log = _by_path(collect(open_repo(repo.root), named, Profile()))["CHANGES.md"]
+    assert not any("latest commit" in f.why for f in log.focus)
     # A profile that weighs the habit 0 does not place it.
     off = collect(open_repo(repo.root), issue, Profile(scoring={"habit": 0.0}))
     assert "CHANGES.md" not in [c.path for c in off][: HABIT_PLACE + 1]

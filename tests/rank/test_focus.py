@@ -47,3 +47,14 @@ def test_top_level_constant_read_by_the_focused_function_is_focused() -> None:
     why = {f.why: (f.start, f.end) for f in spans}
     assert why["option_re, read by handle_signature"] == (5, 5)
     assert not any(w.startswith(("logger,", "UNUSED,")) for w in why)
+
+
+def test_a_habit_file_is_focused_where_its_latest_commit_wrote_never_whole() -> None:
+    text = "# Changes\n\n## Unreleased\n\n" + "".join(f"- entry {i}\n" for i in range(80))
+    hints = Hints(habit=True)
+    hints.recent_lines = {5: 1.0, 40: 0.5}
+    spans = build_focus("CHANGES.md", text, hints, Query())
+    assert [(f.start, f.end) for f in spans if "latest commit" in f.why] == [(2, 8)]
+    assert not any("whole file" in f.why for f in spans)
+    hints.habit = False
+    assert any("whole file" in f.why for f in build_focus("CHANGES.md", text, hints, Query()))

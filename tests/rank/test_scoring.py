@@ -65,7 +65,7 @@ def test_board_reasons_do_not_depend_on_the_order_finders_report_them() -> None:
 
 
 def test_a_habit_file_is_placed_after_the_best_files_and_adds_no_evidence() -> None:
-    from ctxaction.rank.scoring import HABIT_PLACE, PLACED
+    from ctxaction.rank.scoring import HABIT_PLACE, PLACED, lifted
 
     weights = {"keyword_match": 1.0, PLACED: 1.0}
     cands = [Candidate(f"f{i}.py", signals={"keyword_match": 1.0 - i / 10}) for i in range(6)]
@@ -81,5 +81,6 @@ def test_a_habit_file_is_placed_after_the_best_files_and_adds_no_evidence() -> N
     # A habit file the evidence ranks higher keeps its place; weight 0 switches the placement off.
     strong = Candidate("NEWS.md", signals={PLACED: 0.8, "keyword_match": 0.95})
     assert [c.path for c in score([strong, *cands], weights)][:2] == ["f0.py", "NEWS.md"]
+    assert lifted(log, weights) and not lifted(strong, weights) and not lifted(cands[0], weights)
     off = score([log, *cands], {"keyword_match": 1.0, PLACED: 0.0})
     assert off[-1].path == "CHANGES.md" and off[-1].score == pytest.approx(0.03)
