@@ -41,7 +41,7 @@ def one(args: tuple[dict[str, object], str, str, str]) -> str:
     from ctxaction.config.load import load_config
     from ctxaction.rank import FOCUS_FILES, note_recent, rank_files
     from ctxaction.rank.evidence import features, owned_lines
-    from ctxaction.rank.focus import build_focus
+    from ctxaction.rank.focus import build_focus, note_calls
     from ctxaction.repo.files import open_repo
     from ctxaction.repo.symbols import definitions
     from ctxaction.sanitize import clean_task
@@ -92,6 +92,7 @@ def one(args: tuple[dict[str, object], str, str, str]) -> str:
                     # Every definition of a gold file with its evidence, labelled by the fix.
                     defs = definitions(text, c.path)
                     owned = owned_lines(defs)
+                    note_calls(hints, defs, text)
                     golden = set(gold[c.path])
                     rows = []
                     for i, d in enumerate(defs):

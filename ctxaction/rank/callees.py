@@ -10,9 +10,10 @@ they are defined nowhere in the repository, in too many files, or are skipped ou
 
 from __future__ import annotations
 
+import math
 import posixpath
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ctxaction.rank.candidates import Context
@@ -136,6 +137,28 @@ def _used_names(ctx: Context, strong: Sequence[tuple[str, float]]) -> dict[str, 
                 if used_name not in local and used_name not in used and len(used) < MAX_CALLEES:
                     used[used_name] = _Call(weight, d.qualname, path, is_type)
     return used
+
+
+def local_calls(
+    defs: Sequence[Definition], lines: Sequence[str], named: Mapping[str, float]
+) -> dict[str, tuple[float, str]]:
+    """Definitions of the file that its named definitions call (one hop inside the file): name ->
+    (the caller's strength shared over the caller's local callees, the caller's qualified name).
+    An issue names the API it used (``kickoff_for_each``); the fix is often in the helper it calls
+    (``copy``)."""
+    local = {d.name for d in defs if d.kind != "variable"}
+    out: dict[str, tuple[float, str]] = {}
+    for d in defs:
+        strength = named.get(d.name, 0.0)
+        if strength <= 0 or d.kind == "variable" or d.end - d.start + 1 > MAX_BODY_LINES:
+            continue
+        calls, _ = _calls_in(list(lines[d.start - 1 : d.end]))
+        callees = [c for c in calls if c in local and c != d.name and c not in named]
+        for name in callees:
+            value = strength / math.sqrt(len(callees))
+            if value > out.get(name, (0.0, ""))[0]:
+                out[name] = (round(value, 6), d.qualname)
+    return out
 
 
 def _calls_in(body: list[str]) -> tuple[list[str], list[str]]:

@@ -279,6 +279,10 @@ def features(
     if ev.recent:
         f["recent"] = ev.recent
         whys.append("changed by the file's latest commit" if ev.recent == 1.0 else "changed recently")
+    caller = hints.called.get(d.name)
+    if caller is not None:
+        f["called"] = caller[0]
+        whys.append(f"called by {caller[1]}")
     handled = handled_name(d.name, query.named)
     if handled:
         f["dispatch"] = handled

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 
 from ctxaction.model import Focus
 from ctxaction.rank.board import Hints
+from ctxaction.rank.callees import local_calls
 from ctxaction.rank.evidence import Query, score_definitions
 from ctxaction.rank.weights import definition_weights
 from ctxaction.repo.symbols import Definition, definitions
@@ -65,6 +66,7 @@ def build_focus(
     are the file's definitions when the caller has them already."""
     n_lines = text.count("\n") + (0 if text.endswith("\n") else 1)
     defs = definitions(text, path) if defs is None else defs
+    note_calls(hints, defs, text)
     spans = _Spans(n_lines)
     _line_windows(spans, hints)
     if hints.habit:
@@ -99,6 +101,11 @@ def build_focus(
     if n_lines <= SMALL_FILE_LINES and not hints.habit:
         spans.add(1, n_lines, 0.45, "whole file (short)")
     return sorted(spans.items, key=lambda f: (-f.weight, f.start))
+
+
+def note_calls(hints: Hints, defs: list[Definition], text: str) -> None:
+    """The file's definitions that its named ones call, as ``hints.called``."""
+    hints.called = local_calls(defs, text.split("\n"), hints.defined) if hints.defined else {}
 
 
 def _latest_change(spans: _Spans, recent_lines: Mapping[int, float]) -> None:

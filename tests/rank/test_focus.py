@@ -49,6 +49,50 @@ def test_top_level_constant_read_by_the_focused_function_is_focused() -> None:
     assert not any(w.startswith(("logger,", "UNUSED,")) for w in why)
 
 
+def test_the_helper_a_named_method_calls_is_focused() -> None:
+    # The issue names kickoff_for_each; the fix is in copy(), which it calls, among many methods.
+    others = "".join(f"    def step_{i}(self):\n        return {i}\n\n" for i in range(60))
+    text = (
+        "class Crew:\n"
+        + others
+        + "    def copy(self):\n        exclude = {'id'}\n"
+        + "        return Crew(**self.dict(exclude=exclude))\n\n"
+        + "    def kickoff_for_each(self, inputs):\n"
+        "        results = []\n"
+        "        for item in inputs:\n"
+        "            crew = self.copy()\n"
+        "            results.append(crew.kickoff(item))\n"
+        "        return results\n"
+    )
+    hints = Hints()
+    hints.defined["kickoff_for_each"] = 1.0
+    spans = build_focus("crew.py", text, hints, Query())
+    copy_start = text.split("\n").index("    def copy(self):") + 1
+    assert hints.called == {"copy": (1.0, "Crew.kickoff_for_each")}
+    assert any(f.start <= copy_start <= f.end and "called by Crew.kickoff_for_each" in f.why for f in spans)
+
+
+def test_local_calls_share_the_callers_strength_and_skip_named_and_long_callers() -> None:
+    from ctxaction.rank.callees import MAX_BODY_LINES, local_calls
+    from ctxaction.repo.symbols import Definition
+
+    lines = ["def run():", "    alpha()", "    beta()", "    run()", "    named()"]
+    lines += ["def alpha(): pass", "def beta(): pass", "def named(): pass", "def long():"]
+    lines += ["    gamma()"] * MAX_BODY_LINES + ["def gamma(): pass"]
+    defs = [
+        Definition("run", "function", 1, 5),
+        Definition("alpha", "function", 6, 6),
+        Definition("beta", "function", 7, 7),
+        Definition("named", "function", 8, 8),
+        Definition("long", "function", 9, 9 + MAX_BODY_LINES),
+        Definition("gamma", "function", 10 + MAX_BODY_LINES, 10 + MAX_BODY_LINES),
+    ]
+    # run calls itself and another named definition too; long is too long to say anything.
+    shared = round(0.8 / 2**0.5, 6)
+    called = local_calls(defs, lines, {"run": 0.8, "named": 0.5, "long": 1.0})
+    assert called == {"alpha": (shared, "run"), "beta": (shared, "run")}
+
+
 def test_a_habit_file_is_focused_where_its_latest_commit_wrote_never_whole() -> None:
     text = "# Changes\n\n## Unreleased\n\n" + "".join(f"- entry {i}\n" for i in range(80))
     hints = Hints(habit=True)
