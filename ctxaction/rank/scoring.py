@@ -48,7 +48,7 @@ def score(candidates: Iterable[Candidate], weights: Mapping[str, float]) -> list
     """Set each candidate's ``score`` and return them best first (ties by path, so stable)."""
     out = list(candidates)
     for c in out:
-        c.score = round(c.prior * raw_score(c.signals, weights), 6)
+        c.score = _evidence_score(c, weights)
     out.sort(key=lambda c: (-c.score, c.path))
     evidence = [c for c in out if PLACED not in c.signals]
     if evidence and len(evidence) < len(out):
@@ -61,10 +61,13 @@ def score(candidates: Iterable[Candidate], weights: Mapping[str, float]) -> list
     return out
 
 
+def _evidence_score(candidate: Candidate, weights: Mapping[str, float]) -> float:
+    return round(candidate.prior * raw_score(candidate.signals, weights), 6)
+
+
 def lifted(candidate: Candidate, weights: Mapping[str, float]) -> bool:
     """Whether the habit placement, not the evidence, gave ``candidate`` its score."""
-    evidence = round(candidate.prior * raw_score(candidate.signals, weights), 6)
-    return PLACED in candidate.signals and candidate.score > evidence
+    return PLACED in candidate.signals and candidate.score > _evidence_score(candidate, weights)
 
 
 def parts(candidate: Candidate, weights: Mapping[str, float]) -> dict[str, float]:
