@@ -38,7 +38,9 @@ class ModuleIndex:
     def build(cls, paths: Iterable[str]) -> ModuleIndex:
         """Index every tracked path (cheap: string work only)."""
         idx = cls(set(paths))
-        for p in idx.paths:
+        # Sorted: the per-directory and per-name lists are cut short by their readers, and a set's
+        # order changes with the interpreter's hash seed (the same build would differ run to run).
+        for p in sorted(idx.paths):
             idx.by_name.setdefault(posixpath.basename(p), []).append(p)
             idx.by_dir.setdefault(posixpath.dirname(p), []).append(p)
             stem, ext = posixpath.splitext(p)

@@ -82,3 +82,31 @@ def test_test_paths_and_mapping() -> None:
     assert sources_for("tests/test_core.py", IDX) == ["src/pkg/core.py"]
     assert module_names("src/pkg/__init__.py") == ["pkg"]
     assert module_names("web/src/lib/format.js") == ["format"]
+
+
+def test_the_index_and_what_reads_it_do_not_change_with_the_hash_seed() -> None:
+    # A Go import names a directory whose files are cut to the first eight: in a set's order, the
+    # same build gave different packages from one run to the next (PYTHONHASHSEED varies per run).
+    import json
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "import json\n"
+        "from ctxaction.repo.imports import ModuleIndex, imports_of\n"
+        "paths = [f'pkg/tokens/f{i:02d}.go' for i in range(30)] + [f'lib/m{i}.py' for i in range(30)]\n"
+        "idx = ModuleIndex.build(paths)\n"
+        "print(json.dumps([sorted(imports_of('main.go', 'import \"example.com/x/pkg/tokens\"', idx)),"
+        " idx.by_dir['pkg/tokens'], idx.by_dir['lib']]))\n"
+    )
+    outs = set()
+    for seed in ("1", "2", "3", "4"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        run = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True
+        )
+        outs.add(run.stdout)
+    assert len(outs) == 1
+    resolved, in_dir, _ = json.loads(outs.pop())
+    assert resolved == in_dir[:8] == [f"pkg/tokens/f{i:02d}.go" for i in range(8)]
