@@ -71,10 +71,13 @@ def lifted(candidate: Candidate, weights: Mapping[str, float]) -> bool:
 
 
 def parts(candidate: Candidate, weights: Mapping[str, float]) -> dict[str, float]:
-    """Each signal's contribution to the score (for ``ctxaction explain``), largest first."""
+    """Each signal's contribution to the score (for ``ctxaction explain``), largest first; a file
+    the habit placement lifted shows the lift as ``habit``, so the parts add up to its score."""
     contrib = {
         name: round(candidate.prior * weights.get(name, 0.0) * min(1.0, max(0.0, v)), 4)
         for name, v in candidate.signals.items()
         if name != PLACED
     }
+    if lifted(candidate, weights):
+        contrib[PLACED] = round(candidate.score - _evidence_score(candidate, weights), 4)
     return dict(sorted(contrib.items(), key=lambda kv: -kv[1]))

@@ -77,10 +77,13 @@ def test_a_habit_file_is_placed_after_the_best_files_and_adds_no_evidence() -> N
     ]
     assert ranked[HABIT_PLACE].score == ranked[HABIT_PLACE - 1].score
     assert raw_score(log.signals, weights) == pytest.approx(0.1)
-    assert PLACED not in parts(log, weights)
+    # explain shows the lift as the placement's part: the parts add up to the score.
+    assert parts(log, weights)[PLACED] == pytest.approx(ranked[HABIT_PLACE].score - 0.03, abs=1e-4)
+    assert sum(parts(log, weights).values()) == pytest.approx(log.score, abs=1e-3)
     # A habit file the evidence ranks higher keeps its place; weight 0 switches the placement off.
     strong = Candidate("NEWS.md", signals={PLACED: 0.8, "keyword_match": 0.95})
     assert [c.path for c in score([strong, *cands], weights)][:2] == ["f0.py", "NEWS.md"]
     assert lifted(log, weights) and not lifted(strong, weights) and not lifted(cands[0], weights)
+    assert PLACED not in parts(strong, weights)
     off = score([log, *cands], {"keyword_match": 1.0, PLACED: 0.0})
     assert off[-1].path == "CHANGES.md" and off[-1].score == pytest.approx(0.03)
