@@ -59,7 +59,9 @@ def one(args: tuple[dict[str, Any], str, dict[str, float] | None, list[str], int
         cands = [c for c in score(cands, weights) if c.score > 0]
     wt = Path(workdir) / "wt" / iid
     task = read_issue_file(Path(workdir) / "issues" / f"{iid}.md")
-    out: dict[str, Any] = {"instance_id": iid, "repo": rec["repo"], "split": rec["split"]}
+    # The harness's record fields bench/macro.py and bench/cv_grid.py read, so replays compare as builds do.
+    out: dict[str, Any] = {"instance_id": iid, "repo": rec["repo"], "split": rec["split"],
+                           "gold_files": sorted(rec["gold"])}
     try:
         result = build(BuildOptions(repo=wt, task=task, budget=budget, fmt="json"),
                        ranker=lambda *_: cands)
