@@ -95,7 +95,9 @@ def identifiers(ctx: Context) -> None:
         if hit.path not in ctx.files:
             continue
         defined = {m.group("name") for p in definers for m in p.finditer(hit.text)}
-        for name in set(word_re.findall(hit.text)):
+        # In the line's order, not a set's: which name a line's use is credited to must not change
+        # with the interpreter's hash seed.
+        for name in dict.fromkeys(word_re.findall(hit.text)):
             target = defs if name in defined else uses
             target.setdefault(name, {}).setdefault(hit.path, []).append(hit.line)
         # Python's `def` is always read by the one-line patterns.

@@ -268,7 +268,8 @@ def features(
     words = ev.words
     if words and d.kind != "class":
         size = max(1, ev.size)
-        rarity = sum(query.idf.get(w, 0.0) for w in words) / query.kw_norm
+        # fsum: a set's order follows the hash seed, and a float sum's last bit follows the order.
+        rarity = math.fsum(query.idf.get(w, 0.0) for w in words) / query.kw_norm
         f["keywords"] = rarity / (1.0 + math.log1p(size / 40))
         if not whys:
             whys.append("keywords " + ", ".join(sorted(words, key=lambda w: -query.idf.get(w, 0.0))[:3]))

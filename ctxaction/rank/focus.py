@@ -9,6 +9,7 @@ the excerpter fills by weight, so a clear winner gets its whole body first.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 
@@ -182,7 +183,8 @@ def _evidence_lines(
     for line, (strength, _) in hints.use_lines.items():
         note(line, USE_POINTS * strength)
     for line, words in hints.keyword_lines.items():
-        note(line, KEYWORD_POINTS * 0.5 * sum(idf.get(w, 0.0) for w in words) / kw_norm)
+        # fsum: ties between windows must not follow the set's (hash-seeded) order.
+        note(line, KEYWORD_POINTS * 0.5 * math.fsum(idf.get(w, 0.0) for w in words) / kw_norm)
     for line, value in hints.recent_lines.items():
         note(line, recent_points * value)
     chosen: list[int] = []
