@@ -32,6 +32,9 @@ HEADER_WEIGHT = 0.35
 # Top-level constants read by the best definitions: below their readers, above plain context.
 CONSTANT_WEIGHT = 0.4
 REFERENCING_DEFS = 3
+# How far below a class's first line (decorators, attributes) the line naming it is looked for.
+ENCLOSING_SEARCH = 12
+ENCLOSING_SHARE = 0.99
 MAX_READS = 6
 SMALL_FILE_LINES = 150  # a file this short is offered whole, below its best spans
 # A habit file (a changelog) takes the next entry where its latest commit wrote one.
@@ -95,6 +98,8 @@ def build_focus(
                 for line in _evidence_lines(hints, d, idf, kw_norm, recent_points):
                     spans.add(line - 8, line + 8, weight * 0.9, f"{why} (around line {line})")
         _referenced_constants(spans, text, defs, [s.definition for s in scored[:REFERENCING_DEFS]])
+        focused = [(s.definition, 0.25 + 0.7 * s.points / best) for s in scored[:MAX_DEFS]]
+        _enclosing_lines(spans, text, defs, focused)
     header_end = _import_header_end(text)
     if header_end:
         spans.add(1, header_end + 1, HEADER_WEIGHT, "imports")
@@ -123,6 +128,33 @@ def _latest_change(spans: _Spans, recent_lines: Mapping[int, float]) -> None:
             break
     for start, end in runs:
         spans.add(start - HABIT_CONTEXT, end + HABIT_CONTEXT, HABIT_WEIGHT, label)
+
+
+def _enclosing_lines(
+    spans: _Spans, text: str, defs: list[Definition], focused: list[tuple[Definition, float]]
+) -> None:
+    """The line that opens the class (impl, module) around each focused member, just below the
+    member's weight: packed with it (an excerpt of a method says whose method it is), never taken
+    for the file's strongest span."""
+    lines: list[str] | None = None
+    for d, weight in focused:
+        if not d.parent or d.kind == "variable":
+            continue
+        owners = (
+            e for e in defs
+            if e.name == d.parent and e.kind != "variable" and e.start < d.start <= d.end <= e.end
+        )
+        owner = min(owners, key=lambda e: e.end - e.start, default=None)
+        if owner is None:
+            continue
+        lines = text.split("\n") if lines is None else lines
+        # Decorators and attributes open the span; the line naming the owner is the one to show.
+        head = next(
+            (n for n in range(owner.start, min(owner.start + ENCLOSING_SEARCH, d.start))
+             if n <= len(lines) and re.search(rf"\b{re.escape(owner.name)}\b", lines[n - 1])),
+            owner.start,
+        )
+        spans.add(head, head, weight * ENCLOSING_SHARE, f"{owner.qualname}, holding {d.name}")
 
 
 def _referenced_constants(

@@ -102,3 +102,42 @@ def test_a_habit_file_is_focused_where_its_latest_commit_wrote_never_whole() -> 
     assert not any("whole file" in f.why for f in spans)
     hints.habit = False
     assert any("whole file" in f.why for f in build_focus("CHANGES.md", text, hints, Query()))
+
+
+def test_a_focused_member_brings_the_line_naming_its_class_at_its_weight() -> None:
+    # An excerpt of one method among sixty says whose method it is: the class line, past its
+    # decorators, just below the method's weight (packed with it, never the file's strongest span),
+    # and nothing for a free function.
+    others = "".join(f"    def step_{i}(self):\n        return {i}\n\n" for i in range(60))
+    text = (
+        "@dataclass\n@total_ordering\nclass Printer(Base):\n"
+        + others
+        + "    def _print_Trace(self, expr):\n        return 'tr'\n\n\n"
+        "def helper():\n    return 2\n"
+    )
+    lines = text.split("\n")
+    hints = Hints()
+    hints.defined["_print_Trace"] = 1.0
+    hints.defined["helper"] = 0.5
+    spans = build_focus("printer.py", text, hints, Query())
+    member = next(f for f in spans if f.why.startswith("Printer._print_Trace:"))
+    holder = [f for f in spans if f.why == "Printer, holding _print_Trace"]
+    assert [(f.start, f.end) for f in holder] == [(3, 3)] and lines[2].startswith("class Printer")
+    assert holder[0].weight == round(member.weight * 0.99, 4)
+    assert not any("holding helper" in f.why for f in spans)
+
+
+def test_an_impl_block_is_named_for_its_method_and_a_go_receiver_needs_none() -> None:
+    body = "".join(f"    fn step_{i}(&self) -> u32 {{\n        {i}\n    }}\n\n" for i in range(50))
+    rust = "struct Span;\n\n#[allow(dead_code)]\nimpl Span {\n" + body
+    rust += "    fn enter(&self) {\n        todo!()\n    }\n}\n"
+    hints = Hints()
+    hints.defined["enter"] = 1.0
+    spans = build_focus("span.rs", rust, hints, Query())
+    assert [(f.start, f.end) for f in spans if f.why == "Span, holding enter"] == [(4, 4)]
+    go = "package span\n\n"
+    go += "".join(f"func (s *Span) Step{i}() int {{\n\treturn {i}\n}}\n\n" for i in range(50))
+    go += "func (s *Span) Enter() {\n\ts.n++\n}\n"
+    hints = Hints()
+    hints.defined["Enter"] = 1.0
+    assert not any("holding" in f.why for f in build_focus("span.go", go, hints, Query()))
