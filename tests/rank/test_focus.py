@@ -12,6 +12,11 @@ def long_function(lines: int) -> str:
     return "def parse_args(argv):\n" + "\n".join(body) + "\n    return argv\n\n\ndef other():\n    return 1\n"
 
 
+def class_with_steps(head: str, members: str) -> str:
+    """A class: its ``head`` lines, sixty one-line methods, then ``members``."""
+    return head + "".join(f"    def step_{i}(self):\n        return {i}\n\n" for i in range(60)) + members
+
+
 def test_long_definition_is_focused_where_the_strongest_evidence_is() -> None:
     # A 300-line function named in the issue: weak uses of a common name early on must not crowd
     # out the line that calls the other function the issue names, deep in the body.
@@ -51,11 +56,9 @@ def test_top_level_constant_read_by_the_focused_function_is_focused() -> None:
 
 def test_the_helper_a_named_method_calls_is_focused() -> None:
     # The issue names kickoff_for_each; the fix is in copy(), which it calls, among many methods.
-    others = "".join(f"    def step_{i}(self):\n        return {i}\n\n" for i in range(60))
-    text = (
-        "class Crew:\n"
-        + others
-        + "    def copy(self):\n        exclude = {'id'}\n"
+    text = class_with_steps(
+        "class Crew:\n",
+        "    def copy(self):\n        exclude = {'id'}\n"
         + "        return Crew(**self.dict(exclude=exclude))\n\n"
         + "    def kickoff_for_each(self, inputs):\n"
         "        results = []\n"
@@ -104,16 +107,13 @@ def test_a_habit_file_is_focused_where_its_latest_commit_wrote_never_whole() -> 
     assert any("whole file" in f.why for f in build_focus("CHANGES.md", text, hints, Query()))
 
 
-def test_a_focused_member_brings_the_line_naming_its_class_at_its_weight() -> None:
+def test_a_focused_member_brings_the_line_naming_its_class_just_below_its_weight() -> None:
     # An excerpt of one method among sixty says whose method it is: the class line, past its
     # decorators, just below the method's weight (packed with it, never the file's strongest span),
     # and nothing for a free function.
-    others = "".join(f"    def step_{i}(self):\n        return {i}\n\n" for i in range(60))
-    text = (
-        "@dataclass\n@total_ordering\nclass Printer(Base):\n"
-        + others
-        + "    def _print_Trace(self, expr):\n        return 'tr'\n\n\n"
-        "def helper():\n    return 2\n"
+    text = class_with_steps(
+        "@dataclass\n@total_ordering\nclass Printer(Base):\n",
+        "    def _print_Trace(self, expr):\n        return 'tr'\n\n\ndef helper():\n    return 2\n",
     )
     lines = text.split("\n")
     hints = Hints()
