@@ -55,7 +55,9 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
 
     harness = Path(a.harness).resolve()
-    instances = a.instances or str(harness / "data" / "swe-bench-lite-dev.json")
+    # The harness runs in its own folder: a relative path is resolved here first.
+    default = harness / "data" / "swe-bench-lite-dev.json"
+    instances = str(Path(a.instances).resolve() if a.instances else default)
     out = Path(a.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
     common = ["--instances", instances, "--mirrors", a.mirrors, "--jobs", str(a.jobs),
