@@ -81,9 +81,11 @@ def build_focus(
     scored = score_definitions(defs, hints, query, weights)
     if scored:
         best = scored[0].points
+        focused: list[tuple[Definition, float]] = []
         for s in scored[:MAX_DEFS]:
             points, d, why = s.points, s.definition, s.why
             weight = 0.25 + 0.7 * points / best
+            focused.append((d, weight))
             if d.kind == "variable":
                 spans.add(d.start - 1, d.end + 1, weight, why)
             elif d.kind == "class":
@@ -98,7 +100,6 @@ def build_focus(
                 for line in _evidence_lines(hints, d, idf, kw_norm, recent_points):
                     spans.add(line - 8, line + 8, weight * 0.9, f"{why} (around line {line})")
         _referenced_constants(spans, text, defs, [s.definition for s in scored[:REFERENCING_DEFS]])
-        focused = [(s.definition, 0.25 + 0.7 * s.points / best) for s in scored[:MAX_DEFS]]
         _enclosing_lines(spans, text, defs, focused)
     header_end = _import_header_end(text)
     if header_end:
