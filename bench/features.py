@@ -92,7 +92,7 @@ def one(args: tuple[dict[str, object], str, str, str]) -> str:
                     # Every definition of a gold file with its evidence, labelled by the fix.
                     defs = definitions(text, c.path)
                     owned = owned_lines(defs)
-                    note_calls(hints, defs, text)
+                    note_calls(hints, defs, text.split("\n"))
                     golden = set(gold[c.path])
                     rows = []
                     for i, d in enumerate(defs):

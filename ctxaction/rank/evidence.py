@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 import math
 from bisect import bisect_left, bisect_right
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -39,6 +39,12 @@ class Query:
     def kw_norm(self) -> float:
         """The four rarest keywords together: a definition holding all of them scores about 1."""
         return sum(sorted(self.idf.values(), reverse=True)[:4]) or 1.0
+
+    def rarity(self, words: Iterable[str]) -> float:
+        """How rare ``words`` (a set) are together, against :attr:`kw_norm`. ``fsum``: a set's order
+        follows the hash seed, and a plain float sum's last bit follows the order (ties between
+        definitions and windows must not)."""
+        return math.fsum(self.idf.get(w, 0.0) for w in words) / self.kw_norm
 
     @cached_property
     def subword_weights(self) -> dict[str, float]:
@@ -268,9 +274,7 @@ def features(
     words = ev.words
     if words and d.kind != "class":
         size = max(1, ev.size)
-        # fsum: a set's order follows the hash seed, and a float sum's last bit follows the order.
-        rarity = math.fsum(query.idf.get(w, 0.0) for w in words) / query.kw_norm
-        f["keywords"] = rarity / (1.0 + math.log1p(size / 40))
+        f["keywords"] = query.rarity(words) / (1.0 + math.log1p(size / 40))
         if not whys:
             whys.append("keywords " + ", ".join(sorted(words, key=lambda w: -query.idf.get(w, 0.0))[:3]))
     subs = _subwords_of(d.name)

@@ -9,7 +9,6 @@ the excerpter fills by weight, so a clear winner gets its whole body first.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping
 
@@ -70,12 +69,12 @@ def build_focus(
     are the file's definitions when the caller has them already."""
     n_lines = text.count("\n") + (0 if text.endswith("\n") else 1)
     defs = definitions(text, path) if defs is None else defs
-    note_calls(hints, defs, text)
+    lines = text.split("\n")
+    note_calls(hints, defs, lines)
     spans = _Spans(n_lines)
     _line_windows(spans, hints)
     if hints.habit:
         _latest_change(spans, hints.recent_lines)
-    idf, kw_norm = query.idf, query.kw_norm
     weights = definition_weights()
     recent_points = weights.get("recent", 0.0)  # a recent change's pull on a long body's windows
     scored = score_definitions(defs, hints, query, weights)
@@ -97,11 +96,11 @@ def build_focus(
                 spans.add(d.start, d.end, weight, why)
             else:
                 spans.add(d.start, d.start + HEAD_LINES, weight, f"{why} (head)")
-                for line in _evidence_lines(hints, d, idf, kw_norm, recent_points):
+                for line in _evidence_lines(hints, d, query, recent_points):
                     spans.add(line - 8, line + 8, weight * 0.9, f"{why} (around line {line})")
-        _referenced_constants(spans, text, defs, [s.definition for s in scored[:REFERENCING_DEFS]])
-        _enclosing_lines(spans, text, defs, focused)
-    header_end = _import_header_end(text)
+        _referenced_constants(spans, text, lines, defs, [s.definition for s in scored[:REFERENCING_DEFS]])
+        _enclosing_lines(spans, lines, defs, focused)
+    header_end = _import_header_end(lines)
     if header_end:
         spans.add(1, header_end + 1, HEADER_WEIGHT, "imports")
     # A habit file is shown for where its next entry goes, never whole.
@@ -110,9 +109,10 @@ def build_focus(
     return sorted(spans.items, key=lambda f: (-f.weight, f.start))
 
 
-def note_calls(hints: Hints, defs: list[Definition], text: str) -> None:
-    """The file's definitions that its named ones call, as ``hints.called``."""
-    hints.called = local_calls(defs, text.split("\n"), hints.defined) if hints.defined else {}
+def note_calls(hints: Hints, defs: list[Definition], lines: list[str]) -> None:
+    """The file's definitions that its named ones call, as ``hints.called`` (``lines``: the file
+    split on "\\n")."""
+    hints.called = local_calls(defs, lines, hints.defined) if hints.defined else {}
 
 
 def _latest_change(spans: _Spans, recent_lines: Mapping[int, float]) -> None:
@@ -132,12 +132,11 @@ def _latest_change(spans: _Spans, recent_lines: Mapping[int, float]) -> None:
 
 
 def _enclosing_lines(
-    spans: _Spans, text: str, defs: list[Definition], focused: list[tuple[Definition, float]]
+    spans: _Spans, lines: list[str], defs: list[Definition], focused: list[tuple[Definition, float]]
 ) -> None:
     """The line that opens the class (impl, module) around each focused member, just below the
     member's weight: packed with it (an excerpt of a method says whose method it is), never taken
     for the file's strongest span."""
-    lines: list[str] | None = None
     for d, weight in focused:
         if not d.parent or d.kind == "variable":
             continue
@@ -148,7 +147,6 @@ def _enclosing_lines(
         owner = min(owners, key=lambda e: e.end - e.start, default=None)
         if owner is None:
             continue
-        lines = text.split("\n") if lines is None else lines
         # Decorators and attributes open the span; the line naming the owner is the one to show.
         head = next(
             (n for n in range(owner.start, min(owner.start + ENCLOSING_SEARCH, d.start))
@@ -159,14 +157,13 @@ def _enclosing_lines(
 
 
 def _referenced_constants(
-    spans: _Spans, text: str, defs: list[Definition], focused: list[Definition]
+    spans: _Spans, text: str, lines: list[str], defs: list[Definition], focused: list[Definition]
 ) -> None:
     """The file's top-level constants (a pattern, a table, a default) that the best-focused
     definitions read: a fix to what a function matches or looks up is often made there."""
     top = {d.name: d for d in defs if d.kind == "variable" and not d.parent and d.end - d.start < 20}
     if not top or not focused:
         return
-    lines = text.split("\n")
     names = re.compile(r"\b(" + "|".join(re.escape(n) for n in sorted(top, key=len, reverse=True)) + r")\b")
     counts: dict[str, list[int]] = {}
     for m in names.finditer(text):
@@ -196,7 +193,7 @@ def _line_windows(spans: _Spans, hints: Hints) -> None:
 
 
 def _evidence_lines(
-    hints: Hints, d: Definition, idf: Mapping[str, float], kw_norm: float, recent_points: float
+    hints: Hints, d: Definition, query: Query, recent_points: float
 ) -> list[int]:
     """The strongest evidence inside a long definition (at most MAX_EVIDENCE windows, one per
     stretch of EVIDENCE_GAP lines): named lines first, then uses by the name's strength, then the
@@ -216,8 +213,7 @@ def _evidence_lines(
     for line, (strength, _) in hints.use_lines.items():
         note(line, USE_POINTS * strength)
     for line, words in hints.keyword_lines.items():
-        # fsum: ties between windows must not follow the set's (hash-seeded) order.
-        note(line, KEYWORD_POINTS * 0.5 * math.fsum(idf.get(w, 0.0) for w in words) / kw_norm)
+        note(line, KEYWORD_POINTS * 0.5 * query.rarity(words))
     for line, value in hints.recent_lines.items():
         note(line, recent_points * value)
     chosen: list[int] = []
@@ -229,10 +225,10 @@ def _evidence_lines(
     return sorted(chosen)
 
 
-def _import_header_end(text: str) -> int:
+def _import_header_end(lines: list[str]) -> int:
     """Last line of the leading imports block (0 when the file does not start with imports)."""
     end = 0
-    for i, line in enumerate(text.split("\n")[:200], start=1):
+    for i, line in enumerate(lines[:200], start=1):
         s = line.strip()
         if s.startswith(("import ", "from ", "#include", "use ", "package ", "require", "const ", "using ")):
             end = i
