@@ -13,6 +13,7 @@ from ctxaction.rank.candidates import Context
 from ctxaction.repo import history, search
 from ctxaction.repo.files import RepoView
 from ctxaction.repo.imports import (
+    C_HEADERS,
     header_source_pairs,
     imports_of,
     is_test_path,
@@ -30,7 +31,6 @@ _IMPORT_LINE = (
     r"|#\s*include\s+[\"<][^\">]*\b({names})\b|^\s*(pub\s+)?(use|mod)\s.*\b({names})\b"
 )
 MAX_REVERSE_IMPORTERS = 30
-_HEADER_EXTS = (".h", ".hh", ".hpp", ".hxx", ".h++", ".inl")
 RECENT_FALLBACK = 10
 
 
@@ -50,7 +50,7 @@ def imports(ctx: Context, strong: Sequence[tuple[str, float]]) -> None:
                 f"imported by {path}",
             )
         for pair in header_source_pairs(path, ctx.index):
-            kind = "header" if pair.endswith(_HEADER_EXTS) else "source"
+            kind = "header" if pair.endswith(C_HEADERS) else "source"
             ctx.board.add(pair, "import_distance", 0.8 * rel, f"{kind} of {path}")
     names: dict[str, list[str]] = {}
     for path, _ in strong:

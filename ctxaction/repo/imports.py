@@ -106,18 +106,20 @@ def _c_include(path: str, spec: str, idx: ModuleIndex) -> list[str]:
     return [p for p in named if p == spec or p.endswith("/" + spec)][:2]
 
 
-_C_HEADERS: tuple[str, ...] = (".h", ".hh", ".hpp", ".hxx", ".h++", ".inl")
-_C_SOURCES: tuple[str, ...] = (".c", ".cc", ".cpp", ".cxx", ".c++", ".m", ".mm")
+C_HEADERS: tuple[str, ...] = (
+    ".h", ".hh", ".hpp", ".hxx", ".h++", ".inl", ".ipp", ".tcc", ".tpp", ".txx", ".cuh"
+)  # fmt: skip
+_C_SOURCES: tuple[str, ...] = (".c", ".cc", ".cpp", ".cxx", ".c++", ".cu", ".m", ".mm")
 
 
 def header_source_pairs(path: str, idx: ModuleIndex) -> list[str]:
     """The C/C++ source of a header or the header of a source (``include/lib/foo.h`` ↔ ``src/foo.cc``):
     same stem, the other kind of extension, the closest directory first."""
     stem, ext = posixpath.splitext(posixpath.basename(path))
-    if ext in _C_HEADERS:
+    if ext in C_HEADERS:
         others = _C_SOURCES
     elif ext in _C_SOURCES:
-        others = _C_HEADERS
+        others = C_HEADERS
     else:
         return []
     found = [p for other in others for p in idx.by_name.get(stem + other, []) if not is_test_path(p)]
@@ -246,7 +248,7 @@ def _sibling_exts(path: str) -> tuple[str, ...]:
     ext = posixpath.splitext(path)[1]
     if ext in _JS_FAMILY:
         return _JS_FAMILY
-    if ext in _C_HEADERS or ext in _C_SOURCES:
+    if ext in C_HEADERS or ext in _C_SOURCES:
         return (ext, *(e for e in _C_SOURCES if e != ext))
     return (ext,)
 

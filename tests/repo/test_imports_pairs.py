@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ctxaction.repo import imports as im
 from ctxaction.repo.imports import ModuleIndex, header_source_pairs, imports_of, sources_for
+from ctxaction.repo.kinds import code_globs, is_code, language_of
 
 IDX = ModuleIndex.build(
     [
@@ -75,3 +76,15 @@ def test_tests_and_sources_per_language_layout() -> None:
     assert sources_for("lib/format.spec.js", IDX) == ["lib/format.ts"]
     assert im.tests_for("src/emitter.cpp", IDX) == ["test/emitter_test.cpp"]
     assert sources_for("tests/parse_tests.c", IDX) == []
+
+
+def test_cuda_and_template_sources_are_code_that_pairs_and_includes() -> None:
+    idx = ModuleIndex.build(
+        ["cub/device/scan.cuh", "cub/device/scan.cu", "lib/detail/vec.tcc", "lib/vec.hpp", "src/kernel.cu"]
+    )
+    assert is_code("cub/device/scan.cuh") and language_of("src/kernel.cu") == "cpp"
+    assert "*.cuh" in code_globs() and "*.tcc" in code_globs() and "*.pxd" in code_globs()
+    assert header_source_pairs("cub/device/scan.cuh", idx) == ["cub/device/scan.cu"]
+    assert header_source_pairs("cub/device/scan.cu", idx) == ["cub/device/scan.cuh"]
+    text = '#include "../cub/device/scan.cuh"\n#include "lib/detail/vec.tcc"\n'
+    assert imports_of("src/kernel.cu", text, idx) == {"cub/device/scan.cuh", "lib/detail/vec.tcc"}
