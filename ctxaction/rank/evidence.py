@@ -21,6 +21,10 @@ from ctxaction.repo.symbols_model import Definition
 # Tests inside a source file (Rust `#[cfg(test)] mod tests`) repeat the names the issue uses; the
 # fix is in the code they test.
 TEST_CODE_FACTOR = 0.15
+# A definition named as the issue names something, in another case convention, holds the fix
+# about 0.75 times as often as an exact namesake (on the training set's gold files: 28 of 155
+# against 356 of 1,473).
+SPELLING_FACTOR = 0.75
 # A dispatch prefix (`visit_`, `_print_`, `handleX`, `on_`) is a short verb before the name it handles.
 _MAX_PREFIX = 9
 _MIN_HANDLED = 3
@@ -45,6 +49,18 @@ class Query:
         follows the hash seed, and a plain float sum's last bit follows the order (ties between
         definitions and windows must not)."""
         return math.fsum(self.idf.get(w, 0.0) for w in words) / self.kw_norm
+
+    @cached_property
+    def spellings(self) -> dict[tuple[str, ...], float]:
+        """The named identifiers of two or more sub-words by their sub-words: ``ListObjectVersions``,
+        ``listObjectVersions`` and ``list_object_versions`` are one name in three conventions (an
+        API action in the issue, a method in the code)."""
+        out: dict[tuple[str, ...], float] = {}
+        for name, strength in self.named.items():
+            words = tuple(split_identifier(name))
+            if len(words) >= 2:
+                out[words] = max(out.get(words, 0.0), strength)
+        return out
 
     @cached_property
     def subword_weights(self) -> dict[str, float]:
@@ -262,6 +278,11 @@ def features(
         # A class is named for its methods as much as for itself: weigh its head lightly.
         f["defined"] = strength * factor * (0.6 if d.kind == "class" else 1.0)
         whys.insert(0, f"defines {d.qualname}")
+    elif d.name not in query.named:
+        spelled = query.spellings.get(tuple(split_identifier(d.name)))
+        if spelled is not None:
+            f["defined"] = spelled * SPELLING_FACTOR * (0.6 if d.kind == "class" else 1.0)
+            whys.insert(0, f"defines {d.qualname} (the issue's name in another case convention)")
     used = dict(ev.uses)
     used.pop(d.name, None)
     if used:

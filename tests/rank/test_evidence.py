@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from ctxaction.rank.board import Hints
-from ctxaction.rank.evidence import Query, features, handled_name, owned_lines, score_definitions
+from ctxaction.rank.evidence import (
+    SPELLING_FACTOR,
+    Query,
+    features,
+    handled_name,
+    owned_lines,
+    score_definitions,
+)
 from ctxaction.rank.weights import definition_weights, file_weights
 from ctxaction.repo.symbols import definitions
 
@@ -82,3 +89,27 @@ def test_recent_changes_raise_the_definition_they_fall_in() -> None:
     owned = owned_lines(defs)
     f, _ = features(defs[3], owned[3], hints, query, query.subword_weights)
     assert f["recent"] == 0.5
+
+
+def test_the_issues_name_in_another_case_convention_counts_as_defined() -> None:
+    text = (
+        "class S3Service {\n"
+        "    public void listObjects(String bucket) {\n        scan(bucket);\n    }\n"
+        "    public void listObjectVersions(String bucket) {\n        scan(bucket);\n    }\n"
+        "    public void versions() {\n        scan(null);\n    }\n"
+        "}\n"
+    )
+    defs = definitions(text, "S3Service.java")
+    query = Query(named={"ListObjectVersions": 0.9, "Versions": 0.5})
+    scored = score_definitions(defs, Hints(), query)
+    assert scored and scored[0].definition.name == "listObjectVersions"
+    assert scored[0].features["defined"] == 0.9 * SPELLING_FACTOR
+    assert "another case convention" in scored[0].why
+    # One sub-word is no name to match on, and an exact namesake is left to the repository search
+    # (hints.defined) that confirmed the file defines it.
+    assert all(s.definition.name not in ("versions", "listObjects") for s in scored)
+    exact = Query(named={"listObjectVersions": 0.9})
+    assert score_definitions(defs, Hints(), exact) == []
+    python = definitions("def list_object_versions(b):\n    return b\n", "s3.py")
+    snake = score_definitions(python, Hints(), query)
+    assert [s.definition.name for s in snake] == ["list_object_versions"]
