@@ -272,16 +272,17 @@ def features(
         f["option"] = 1.0
         whys.append(hints.option_lines[opts[0]])
     strength = hints.defined.get(d.name)
+    # A class is named for its methods as much as for itself: weigh its head lightly.
+    head = 0.6 if d.kind == "class" else 1.0
     if strength is not None:
         qualified = bool(d.parent) and d.parent in query.owners.get(d.name, set())
         factor = 1.3 if qualified else (0.6 if query.owners.get(d.name) else 1.0)
-        # A class is named for its methods as much as for itself: weigh its head lightly.
-        f["defined"] = strength * factor * (0.6 if d.kind == "class" else 1.0)
+        f["defined"] = strength * factor * head
         whys.insert(0, f"defines {d.qualname}")
     elif d.name not in query.named:
         spelled = query.spellings.get(tuple(split_identifier(d.name)))
         if spelled is not None:
-            f["defined"] = spelled * SPELLING_FACTOR * (0.6 if d.kind == "class" else 1.0)
+            f["defined"] = spelled * SPELLING_FACTOR * head
             whys.insert(0, f"defines {d.qualname} (the issue's name in another case convention)")
     used = dict(ev.uses)
     used.pop(d.name, None)
