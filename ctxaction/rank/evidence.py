@@ -218,10 +218,6 @@ class _LineOwners:
         return self._cache[line]
 
 
-def _subwords_of(name: str) -> list[str]:
-    return [s for s in split_identifier(name) if len(s) >= 2]
-
-
 def handled_name(defined: str, named: Mapping[str, float]) -> float:
     """Strength of the named identifier that ``defined`` dispatches on: ``_print_Trace`` for
     ``Trace``, ``visit_call`` for ``call``, ``handleSubmit`` for ``Submit`` (0 when none)."""
@@ -271,6 +267,7 @@ def features(
     if opts:
         f["option"] = 1.0
         whys.append(hints.option_lines[opts[0]])
+    name_words = split_identifier(d.name)  # read twice below: a namesake's spelling, shared sub-words
     strength = hints.defined.get(d.name)
     # A class is named for its methods as much as for itself: weigh its head lightly.
     head = 0.6 if d.kind == "class" else 1.0
@@ -280,7 +277,7 @@ def features(
         f["defined"] = strength * factor * head
         whys.insert(0, f"defines {d.qualname}")
     elif d.name not in query.named:
-        spelled = query.spellings.get(tuple(split_identifier(d.name)))
+        spelled = query.spellings.get(tuple(name_words))
         if spelled is not None:
             f["defined"] = spelled * SPELLING_FACTOR * head
             whys.insert(0, f"defines {d.qualname} (the issue's name in another case convention)")
@@ -299,7 +296,7 @@ def features(
         f["keywords"] = query.rarity(words) / (1.0 + math.log1p(size / 40))
         if not whys:
             whys.append("keywords " + ", ".join(sorted(words, key=lambda w: -query.idf.get(w, 0.0))[:3]))
-    subs = _subwords_of(d.name)
+    subs = [w for w in name_words if len(w) >= 2]
     shared = [s for s in subs if s in subwords]
     if shared:
         f["subtokens"] = min(1.0, sum(subwords[s] for s in shared) / math.sqrt(len(subs)))

@@ -7,9 +7,9 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from ctxaction.mentions.words import is_code_like
+from ctxaction.mentions.words import is_code_like, split_identifier
 from ctxaction.rank.board import Hints
-from ctxaction.rank.evidence import Query, Scored, _subwords_of, handled_name, points
+from ctxaction.rank.evidence import Query, Scored, handled_name, points
 from ctxaction.rank.weights import definition_weights
 from ctxaction.repo.symbols_model import Definition
 
@@ -85,7 +85,7 @@ def features(
         f["keywords"] = rarity / (1.0 + math.log1p(size / 40))
         if not whys:
             whys.append("keywords " + ", ".join(sorted(words, key=lambda w: -query.idf.get(w, 0.0))[:3]))
-    subs = _subwords_of(d.name)
+    subs = [s for s in split_identifier(d.name) if len(s) >= 2]
     shared = [s for s in subs if s in subwords]
     if shared:
         f["subtokens"] = min(1.0, sum(subwords[s] for s in shared) / math.sqrt(len(subs)))
