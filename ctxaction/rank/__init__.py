@@ -139,6 +139,6 @@ def _finish(ctx: found.Context, weights: Mapping[str, float]) -> list[Candidate]
         test = is_test_path(cand.path)
         cand.prior = found.code_prior(cand.path, _named(cand), test)
         if cand.prior < 1.0:
-            cand.reasons.append("test file" if test else "not source code")
+            cand.reasons.append(found.prior_reason(cand.path, test))
     # A file only signals weighted 0 proposed (a profile can switch a signal off) is no candidate.
     return [c for c in score(cands, weights) if c.score > 0][:MAX_CANDIDATES]

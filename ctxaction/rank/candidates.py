@@ -317,14 +317,38 @@ def pr_changed(ctx: Context) -> None:
         ctx.board.add(path, "pr_changed", 1.0, "changed by this pull request")
 
 
+# Example, tutorial and documentation code shows how the library is used, so an issue's reproducer
+# matches it word for word; on the training set such a file is in the fix a third as often as a
+# source file (37 of 5,108 candidates against 1,147 of 52,350), and none of the 204 ranked in the
+# first fifteen was.
+EXAMPLE_DIRS = frozenset(
+    {"example", "examples", "sample", "samples", "demo", "demos", "tutorial", "tutorials", "doc", "docs",
+     "documentation"}
+)  # fmt: skip
+EXAMPLE_PRIOR = 0.35
+
+
+def is_example_path(path: str) -> bool:
+    """True for files under an example, tutorial or documentation directory."""
+    return any(part.lower() in EXAMPLE_DIRS for part in path.split("/")[:-1])
+
+
 def code_prior(path: str, named: bool, is_test: bool) -> float:
-    """Multiplier for the kind of file: sources 1.0, tests/docs/data lower unless named outright."""
+    """Multiplier for the kind of file: sources 1.0; tests, examples, docs and data lower unless
+    named outright."""
     if named:
         return 1.0
     if is_test:
         return 0.35
     if is_code(path):
-        return 1.0
+        return EXAMPLE_PRIOR if is_example_path(path) else 1.0
     if path.endswith((".md", ".rst", ".txt", ".adoc")):
         return 0.3
     return 0.5
+
+
+def prior_reason(path: str, is_test: bool) -> str:
+    """Why a file's prior is below 1.0, for its reasons."""
+    if is_test:
+        return "test file"
+    return "example or documentation code" if is_code(path) else "not source code"

@@ -384,3 +384,33 @@ def test_a_changelog_most_commits_touch_is_offered_where_its_last_entry_went(mak
     # A profile that weighs the habit 0 does not place it.
     off = collect(open_repo(repo.root), issue, Profile(scoring={"habit": 0.0}))
     assert "CHANGES.md" not in [c.path for c in off][: HABIT_PLACE + 1]
+
+
+def test_a_reproducer_copied_from_the_examples_ranks_the_library_first(make_repo: MakeRepo) -> None:
+    # The issue's code is the tutorial's own: the example matches it word for word, the fix is in
+    # the library it calls.
+    example = (
+        "from pkg.agent import ReActAgent\n\n\n"
+        "def calc_plus(num1, num2):\n    return num1 + num2\n\n\n"
+        "agent = ReActAgent(tools=[calc_plus], repeat_calls=False)\nagent.run()\n"
+    )
+    repo = make_repo()
+    repo.commit({
+        "pkg/__init__.py": "",
+        "pkg/agent.py": "class ReActAgent:\n    def __init__(self, tools, repeat_calls=True):\n"
+                        "        self.tools = tools\n\n    def run(self):\n        return self.tools\n",
+        "examples/quickstart/agent.py": example,
+        "docs/tutorial/agent.py": example,
+    })
+    body = f"```python\n{example}```\nThe same tool is called twice."
+    task = Task(title="ReActAgent repeats tool calls", body=body)
+    with open_repo(repo.root) as view:
+        ranked = collect(view, task, Profile())
+    by = _by_path(ranked)
+    assert ranked[0].path == "pkg/agent.py"
+    assert by["examples/quickstart/agent.py"].prior < 1.0
+    assert "example or documentation code" in by["docs/tutorial/agent.py"].reasons
+    # Named outright (a traceback, a path), an example is a source like any other.
+    named = Task(title="examples/quickstart/agent.py crashes", body="Running it fails.")
+    with open_repo(repo.root) as view:
+        assert _by_path(collect(view, named, Profile()))["examples/quickstart/agent.py"].prior == 1.0
