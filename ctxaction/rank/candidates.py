@@ -326,6 +326,12 @@ EXAMPLE_DIRS = frozenset(
      "documentation"}
 )  # fmt: skip
 EXAMPLE_PRIOR = 0.35
+# A file's kind -> its prior (the multiplier of its score) and the reason shown for a lower one.
+_PRIORS = {"source": 1.0, "test": 0.35, "example": EXAMPLE_PRIOR, "prose": 0.3, "data": 0.5}
+_PRIOR_REASONS = {
+    "test": "test file", "example": "example or documentation code", "prose": "not source code",
+    "data": "not source code",
+}  # fmt: skip
 
 
 def is_example_path(path: str) -> bool:
@@ -333,22 +339,20 @@ def is_example_path(path: str) -> bool:
     return any(part.lower() in EXAMPLE_DIRS for part in path.split("/")[:-1])
 
 
+def _kind(path: str, is_test: bool) -> str:
+    if is_test:
+        return "test"
+    if is_code(path):
+        return "example" if is_example_path(path) else "source"
+    return "prose" if path.endswith((".md", ".rst", ".txt", ".adoc")) else "data"
+
+
 def code_prior(path: str, named: bool, is_test: bool) -> float:
     """Multiplier for the kind of file: sources 1.0; tests, examples, docs and data lower unless
     named outright."""
-    if named:
-        return 1.0
-    if is_test:
-        return 0.35
-    if is_code(path):
-        return EXAMPLE_PRIOR if is_example_path(path) else 1.0
-    if path.endswith((".md", ".rst", ".txt", ".adoc")):
-        return 0.3
-    return 0.5
+    return 1.0 if named else _PRIORS[_kind(path, is_test)]
 
 
 def prior_reason(path: str, is_test: bool) -> str:
-    """Why a file's prior is below 1.0, for its reasons."""
-    if is_test:
-        return "test file"
-    return "example or documentation code" if is_code(path) else "not source code"
+    """Why a file's prior is below 1.0, for its reasons (a source file's is not)."""
+    return _PRIOR_REASONS[_kind(path, is_test)]
