@@ -23,9 +23,11 @@ from ctxaction.repo.symbols_ts import ts_definitions
 
 __all__ = ["MAX_CHARS", "Definition", "definitions", "file_definitions", "innermost", "python_ast"]
 
-# Bigger files (bundles, generated tables) are read up to here: definitions further down are not
-# found and an unclosed body runs to the cut.
-MAX_CHARS = 400_000
+# As large as the biggest file the repository reader takes (``files.MAX_FILE_BYTES``): a
+# single-header library's fix sits anywhere in it, and parsing a megabyte takes a tenth of a
+# second. Text handed in directly past this is cut: definitions further down are not found and
+# an unclosed body runs to the cut.
+MAX_CHARS = 1_000_000
 
 
 def definitions(text: str, path: str) -> list[Definition]:

@@ -1,8 +1,9 @@
 """C/C++ function headers: the defined name behind export macros, attributes and qualifiers.
 
 ``CJSON_PUBLIC(void) cJSON_Minify(char *json)``, ``__attribute__((cold)) static int f(void)``,
-``template <typename T> T Box<T>::get() const``, ``bool operator==(const A &a)`` and GNU style
-(return type on the line above) all reduce to a name, and the ``Class`` of ``Class::method``.
+``template <typename T> T Box<T>::get() const``, ``bool operator==(const A &a)``, explicit
+specializations (``template <> int Box<int>::get<int>() const``) and GNU style (return type on
+the line above) all reduce to a name, and the ``Class`` of ``Class::method``.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import re
 _OPERATOR_BEFORE = re.compile(r"operator\s*(?:\(\s*\)|\[\s*\]|[^\w\s()]+|\s[\w\s:*&<>]+?)\s*$")
 _IDENT_BEFORE = re.compile(r"(?:~\s*)?[A-Za-z_]\w*\s*$")
 _QUALIFIER_BEFORE = re.compile(r"[A-Za-z_]\w*\s*(?:<[^<>()]*>)?\s*::\s*$")
+# Template arguments between a name and its "(": a specialization's ``get<object>(``, one level nested.
+_ARGS_BEFORE = re.compile(r"<[^<>()]*(?:<[^<>()]*>[^<>()]*)*>\s*$")
 _PARENS = re.compile(r"[()]")
 _WINDOW = 100
 _MACRO_LIKE = re.compile(r"[A-Z][A-Z0-9_]*|__\w+|alignas|decltype|_Alignas")
@@ -72,18 +75,23 @@ def _top_level_parens(header: str) -> list[int]:
 def _callee_before(header: str, open_at: int) -> tuple[int, str] | None:
     """(start, qualified name) of the identifier or operator right before the ``(`` at ``open_at``."""
     base = max(0, open_at - _WINDOW)
-    window = header[base:open_at]
-    m = _OPERATOR_BEFORE.search(window) or _IDENT_BEFORE.search(window)
+    end = open_at
+    m = _OPERATOR_BEFORE.search(header, base, open_at)
+    if m is None:
+        args = _ARGS_BEFORE.search(header, base, open_at)
+        if args is not None:
+            end = args.start()
+        m = _IDENT_BEFORE.search(header, base, end)
     if m is None:
         return None
-    start = base + m.start()
+    start = m.start()
     while True:
         base = max(0, start - _WINDOW)
         q = _QUALIFIER_BEFORE.search(header, base, start)
         if q is None:
             break
         start = q.start()
-    return start, header[start:open_at].strip()
+    return start, header[start:end].strip()
 
 
 def _is_decl_prefix(prefix: str) -> bool:

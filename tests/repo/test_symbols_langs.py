@@ -241,6 +241,38 @@ def test_cpp_methods_templates_operators_and_constructors() -> None:
     assert [(d.start, d.end) for d in ctor] == [(16, 17)]
 
 
+# nlohmann/json's shape: explicit specializations name the template arguments before the "(".
+SPECIALIZED_HPP = """namespace nlohmann {
+template<>
+inline const object_t& basic_json::get<object_t>() const {
+    return *m_value.object;
+}
+
+template<typename T>
+T basic_json::value<T>(const key_type& key) const {
+    return T();
+}
+
+bool operator<(const_reference lhs, const_reference rhs) noexcept {
+    return false;
+}
+
+int less_than() {
+    return static_cast<int>(compare<int>(1, 2));
+}
+}  // namespace nlohmann
+"""
+
+
+def test_cpp_explicit_specializations_are_named_without_their_arguments() -> None:
+    defs = _by_qualname(SPECIALIZED_HPP, "include/nlohmann/json.hpp")
+    assert _span(defs["basic_json.get"]) == ("method", 2, 5)
+    assert _span(defs["basic_json.value"]) == ("method", 7, 10)
+    assert _span(defs["operator<"]) == ("function", 12, 14)
+    assert _span(defs["less_than"]) == ("function", 16, 18)
+    assert not any("compare" in name or "<" in name.replace("operator<", "") for name in defs)
+
+
 JSOUP_JAVA = """package org.jsoup.parser;
 
 enum HtmlTreeBuilderState {
