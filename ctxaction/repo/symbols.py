@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 import re
 
-from ctxaction.repo.files import RepoView, split_lines
+from ctxaction.repo.files import MAX_FILE_BYTES, RepoView, split_lines
 from ctxaction.repo.kinds import language_of
 from ctxaction.repo.memo import cached
 from ctxaction.repo.symbols_brace import brace_definitions
@@ -23,11 +23,11 @@ from ctxaction.repo.symbols_ts import ts_definitions
 
 __all__ = ["MAX_CHARS", "Definition", "definitions", "file_definitions", "innermost", "python_ast"]
 
-# As large as the biggest file the repository reader takes (``files.MAX_FILE_BYTES``): a
-# single-header library's fix sits anywhere in it, and parsing a megabyte takes a tenth of a
-# second. Text handed in directly past this is cut: definitions further down are not found and
-# an unclosed body runs to the cut.
-MAX_CHARS = 1_000_000
+# The biggest file the repository reader takes (a character is at least a byte): a single-header
+# library's fix sits anywhere in it, and parsing a megabyte takes a tenth of a second. Text handed
+# in directly past this is cut: definitions further down are not found and an unclosed body runs
+# to the cut.
+MAX_CHARS = MAX_FILE_BYTES
 
 
 def definitions(text: str, path: str) -> list[Definition]:
