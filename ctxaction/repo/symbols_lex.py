@@ -44,7 +44,9 @@ def code_lines(lines: list[str], lang: str) -> list[str]:
     out: list[str] = []
     closer = ""  # what ends the multi-line construct the current line starts inside ("" for none)
     templates: list[int] = []  # open JS template literals, see _template
-    inactive: list[bool] = []  # per open #if: inside an #else/#elif branch
+    # Per open #if: [skipping its remaining branches, brace depth at the #if].
+    branches: list[list[int]] = []
+    depth = 0  # braces opened and not closed in the code kept so far
     continued = False  # previous preprocessor line ended with a backslash
     for line in lines:
         if is_c and not closer:
@@ -53,15 +55,19 @@ def code_lines(lines: list[str], lang: str) -> list[str]:
                 if d:
                     word = d.group(1)
                     if word in ("if", "ifdef", "ifndef"):
-                        inactive.append(False)
-                    elif word in ("else", "elif", "elifdef", "elifndef") and inactive:
-                        inactive[-1] = True
-                    elif word == "endif" and inactive:
-                        inactive.pop()
+                        branches.append([0, depth])
+                    elif word in ("else", "elif", "elifdef", "elifndef") and branches:
+                        # A branch that closed every brace it opened is a whole alternative (a second
+                        # version of a function): the next one is read too. One that left a brace open
+                        # (a signature per platform, one body) ends the reading of the #if.
+                        if depth != branches[-1][1]:
+                            branches[-1][0] = 1
+                    elif word == "endif" and branches:
+                        branches.pop()
                 continued = line.rstrip().endswith("\\")
                 out.append("")
                 continue
-            if any(inactive):
+            if any(b[0] for b in branches):
                 out.append("")
                 continue
         buf: list[str] = []
@@ -112,7 +118,9 @@ def code_lines(lines: list[str], lang: str) -> list[str]:
                 if pos < 0:
                     pos = n
                     closer = _OPEN_STRING if tok == '"' and lang in _MULTILINE_STRINGS else ""
-        out.append("".join(buf))
+        code = "".join(buf)
+        depth += code.count("{") - code.count("}")
+        out.append(code)
     return out
 
 

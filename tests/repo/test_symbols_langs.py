@@ -196,6 +196,41 @@ def test_c_functions_behind_export_macros_and_attributes() -> None:
     assert _span(defs["fail_hard"]) == ("function", 43, 45)
 
 
+THREADED_H = """#ifdef THREADS
+int Stream::parse(Doc &doc) {
+    return parse_async(doc);
+}
+#else
+int Stream::parse(Doc &doc) {
+    return parse_now(doc);
+}
+#endif
+
+#ifdef WIN32
+static int open_file(const wchar_t *name) {
+#else
+static int open_file(const char *name) {
+#endif
+    return open(name);
+}
+
+int after(void) {
+    return 0;
+}
+"""
+
+
+def test_an_else_branch_is_read_when_the_if_branch_closed_its_braces() -> None:
+    defs = [d for d in definitions(THREADED_H, "stream.h") if d.name in ("parse", "open_file", "after")]
+    # Both versions of a function written whole in each branch are found ...
+    assert [(d.name, d.start, d.end) for d in defs if d.name == "parse"] == [("parse", 2, 4), ("parse", 6, 8)]
+    # ... while a signature per branch over one body is read once, and the braces stay balanced.
+    assert [(d.name, d.start, d.end) for d in defs if d.name != "parse"] == [
+        ("open_file", 12, 17),
+        ("after", 19, 21),
+    ]
+
+
 CLI11_HPP = """namespace CLI {
 namespace detail {
 template <typename T>
