@@ -40,6 +40,10 @@ SMALL_FILE_LINES = 150  # a file this short is offered whole, below its best spa
 HABIT_RUNS = 3
 HABIT_CONTEXT = 3
 HABIT_WEIGHT = 0.9
+# ... and the end of each part of its newest section, where an entry on another subject goes.
+SECTION_PARTS = 8
+SECTION_WEIGHT = 0.6
+_HEADING = re.compile(r"(#{1,6})\s+\S")
 
 # Evidence points per kind of hint, for choosing windows inside a long definition.
 FRAME_POINTS = 3.0
@@ -75,6 +79,8 @@ def build_focus(
     _line_windows(spans, hints)
     if hints.habit:
         _latest_change(spans, hints.recent_lines)
+        if path.lower().endswith((".md", ".markdown")):
+            _section_ends(spans, lines)
     weights = definition_weights()
     recent_points = weights.get("recent", 0.0)  # a recent change's pull on a long body's windows
     scored = score_definitions(defs, hints, query, weights)
@@ -129,6 +135,48 @@ def _latest_change(spans: _Spans, recent_lines: Mapping[int, float]) -> None:
             break
     for start, end in runs:
         spans.add(start - HABIT_CONTEXT, end + HABIT_CONTEXT, HABIT_WEIGHT, label)
+
+
+def _section_ends(spans: _Spans, lines: list[str]) -> None:
+    """The end of each part of a Markdown changelog's newest section (``## Unreleased`` →
+    ``### Compiler``, ``### Bug fixes`` …): a new entry goes last in the part its subject belongs
+    to, which need not be the part the latest commit wrote in."""
+    heads: list[tuple[int, int]] = []  # (0-based line, level), outside code fences
+    fenced = False
+    for i, line in enumerate(lines):
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+        elif not fenced and (m := _HEADING.match(line)):
+            heads.append((i, len(m.group(1))))
+    section = next((k for k in range(len(heads)) if _parts(heads, k)), None)
+    # The title holds the releases, a release its parts: go down to the first that holds leaves.
+    while section is not None and _parts(heads, _parts(heads, section)[0]):
+        section = _parts(heads, section)[0]
+    if section is None:
+        return
+    level = heads[section][1]
+    close = next((n for n, lv in heads[section + 1 :] if lv <= level), None)
+    if close is None:  # a title over the whole file: its parts are the releases, not one's parts
+        return
+    starts = [heads[k][0] for k in _parts(heads, section)][:SECTION_PARTS]
+    for j, start in enumerate(starts):
+        stop = starts[j + 1] if j + 1 < len(starts) else close
+        last = next((n for n in range(stop - 1, start, -1) if lines[n].strip()), start)
+        title = lines[start].strip().lstrip("#").strip()[:60]
+        spans.add(last + 1, stop + 1, SECTION_WEIGHT, f"end of {title}")
+
+
+def _parts(heads: list[tuple[int, int]], k: int) -> list[int]:
+    """Indices of the headings directly under heading ``k`` (the shallowest level inside it)."""
+    inner: list[int] = []
+    for j in range(k + 1, len(heads)):
+        if heads[j][1] <= heads[k][1]:
+            break
+        inner.append(j)
+    if not inner:
+        return []
+    top = min(heads[j][1] for j in inner)
+    return [j for j in inner if heads[j][1] == top]
 
 
 def _enclosing_lines(

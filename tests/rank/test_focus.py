@@ -107,6 +107,52 @@ def test_a_habit_file_is_focused_where_its_latest_commit_wrote_never_whole() -> 
     assert any("whole file" in f.why for f in build_focus("CHANGES.md", text, hints, Query()))
 
 
+CHANGELOG_MD = """# Changelog
+
+## Unreleased
+
+### Compiler
+
+- Constants may prepend lists.
+  ```
+  ## not a heading: inside a code block
+  ```
+
+### Bug fixes
+
+- The formatter keeps comments.
+- Record updates no longer stop at the first error.
+
+## v1.15.1 - 2026-03-17
+
+### Bug fixes
+
+- An old fix.
+"""
+
+
+def test_a_markdown_changelog_shows_where_each_part_of_its_newest_release_ends() -> None:
+    # A new entry goes last in the part its subject belongs to (the formatter's fix under "Bug
+    # fixes"), which need not be where the latest commit wrote.
+    lines = CHANGELOG_MD.split("\n")
+    hints = Hints(habit=True)
+    hints.recent_lines = {7: 1.0}
+    spans = build_focus("CHANGELOG.md", CHANGELOG_MD, hints, Query())
+    ends = [(f.start, f.end, f.why) for f in spans if f.why.startswith("end of ")]
+    assert ends == [(10, 12, "end of Compiler"), (15, 17, "end of Bug fixes")]
+    assert lines[9].strip() == "```" and lines[11] == "### Bug fixes"
+    assert lines[14].startswith("- Record updates") and lines[16].startswith("## v1.15.1")
+    # Only for a file placed by habit, and only in Markdown.
+    for path, given in (("CHANGELOG.md", Hints()), ("CHANGELOG.txt", hints)):
+        assert not any(f.why.startswith("end of ") for f in build_focus(path, CHANGELOG_MD, given, Query()))
+
+
+def test_a_changelog_whose_title_holds_only_releases_gets_no_part_ends() -> None:
+    text = "# Changelog\n\n### Unreleased\n\n- next\n\n### [3.1.3] - 2026-02-06\n\n- older\n"
+    spans = build_focus("Changes.md", text, Hints(habit=True), Query())
+    assert not any(f.why.startswith("end of ") for f in spans)
+
+
 def test_a_focused_member_brings_the_line_naming_its_class_just_below_its_weight() -> None:
     # An excerpt of one method among sixty says whose method it is: the class line, past its
     # decorators, just below the method's weight (packed with it, never the file's strongest span),
