@@ -18,6 +18,7 @@ from ctxaction.rank.callees import local_calls
 from ctxaction.rank.evidence import Query, score_definitions
 from ctxaction.rank.weights import definition_weights
 from ctxaction.repo.symbols import Definition, definitions
+from ctxaction.text import fences
 
 MAX_BODY_LINES = 160  # a longer definition is focused on its head and the evidence inside
 HEAD_LINES = 25
@@ -142,23 +143,26 @@ def _section_ends(spans: _Spans, lines: list[str]) -> None:
     ``### Compiler``, ``### Bug fixes`` …): a new entry goes last in the part its subject belongs
     to, which need not be the part the latest commit wrote in."""
     heads: list[tuple[int, int]] = []  # (0-based line, level), outside code fences
-    fenced = False
+    fence = ""
     for i, line in enumerate(lines):
-        if line.lstrip().startswith(("```", "~~~")):
-            fenced = not fenced
-        elif not fenced and (m := _HEADING.match(line)):
+        if fence:
+            fence = "" if fences.closes(line, fence) else fence
+        elif fence := fences.opening(line):
+            continue
+        elif m := _HEADING.match(line):
             heads.append((i, len(m.group(1))))
     section = next((k for k in range(len(heads)) if _parts(heads, k)), None)
-    # The title holds the releases, a release its parts: go down to the first that holds leaves.
-    while section is not None and _parts(heads, _parts(heads, section)[0]):
-        section = _parts(heads, section)[0]
     if section is None:
         return
+    parts = _parts(heads, section)
+    # The title holds the releases, a release its parts: go down to the first that holds leaves.
+    while inner := _parts(heads, parts[0]):
+        section, parts = parts[0], inner
     level = heads[section][1]
     close = next((n for n, lv in heads[section + 1 :] if lv <= level), None)
     if close is None:  # a title over the whole file: its parts are the releases, not one's parts
         return
-    starts = [heads[k][0] for k in _parts(heads, section)][:SECTION_PARTS]
+    starts = [heads[k][0] for k in parts][:SECTION_PARTS]
     for j, start in enumerate(starts):
         stop = starts[j + 1] if j + 1 < len(starts) else close
         last = next((n for n in range(stop - 1, start, -1) if lines[n].strip()), start)

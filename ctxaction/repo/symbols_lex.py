@@ -44,9 +44,9 @@ def code_lines(lines: list[str], lang: str) -> list[str]:
     out: list[str] = []
     closer = ""  # what ends the multi-line construct the current line starts inside ("" for none)
     templates: list[int] = []  # open JS template literals, see _template
-    # Per open #if: [skipping its remaining branches, brace depth at the #if].
-    branches: list[list[int]] = []
-    depth = 0  # braces opened and not closed in the code kept so far
+    # Per open #if: the brace depth at the #if, or None once its remaining branches are skipped.
+    branches: list[int | None] = []
+    depth = 0  # C only: braces opened and not closed in the code kept so far
     continued = False  # previous preprocessor line ended with a backslash
     for line in lines:
         if is_c and not closer:
@@ -55,19 +55,19 @@ def code_lines(lines: list[str], lang: str) -> list[str]:
                 if d:
                     word = d.group(1)
                     if word in ("if", "ifdef", "ifndef"):
-                        branches.append([0, depth])
+                        branches.append(depth)
                     elif word in ("else", "elif", "elifdef", "elifndef") and branches:
                         # A branch that closed every brace it opened is a whole alternative (a second
                         # version of a function): the next one is read too. One that left a brace open
                         # (a signature per platform, one body) ends the reading of the #if.
-                        if depth != branches[-1][1]:
-                            branches[-1][0] = 1
+                        if depth != branches[-1]:
+                            branches[-1] = None
                     elif word == "endif" and branches:
                         branches.pop()
                 continued = line.rstrip().endswith("\\")
                 out.append("")
                 continue
-            if any(b[0] for b in branches):
+            if None in branches:
                 out.append("")
                 continue
         buf: list[str] = []
@@ -119,7 +119,8 @@ def code_lines(lines: list[str], lang: str) -> list[str]:
                     pos = n
                     closer = _OPEN_STRING if tok == '"' and lang in _MULTILINE_STRINGS else ""
         code = "".join(buf)
-        depth += code.count("{") - code.count("}")
+        if is_c:
+            depth += code.count("{") - code.count("}")
         out.append(code)
     return out
 
