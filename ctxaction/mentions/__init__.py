@@ -31,6 +31,7 @@ class Mentions:
     keywords: dict[str, float] = field(default_factory=dict)
     options: list[str] = field(default_factory=list)
     issue_refs: list[int] = field(default_factory=list)
+    commit_refs: list[str] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
@@ -66,6 +67,7 @@ def extract(title: str, body: str = "", extra: str = "") -> Mentions:
         keywords=words.keywords(segs),
         options=words.options("\n".join(s.text for s in segs)),
         issue_refs=words.issue_refs(raw),
+        commit_refs=words.commit_refs(raw),
     )
     for opt in mentions.options:
         name = opt.strip(":-").replace("-", "_")

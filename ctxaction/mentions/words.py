@@ -48,6 +48,9 @@ _QUOTED = re.compile(r"\"([^\"\n]{10,200})\"|“([^”\n]{10,200})”")
 # Starts only at a token boundary and has one unbounded run, so it stays linear on long junk lines.
 _PATH = re.compile(r"(?<![\w@./\-])[\w./\-]*[\w\-]\.(?P<ext>[A-Za-z]\w{0,9})(?!\w)")
 _ISSUE_REF = re.compile(r"(?<![\w/&])#(\d{1,7})\b|/(?:issues|pull)/(\d{1,7})\b")
+# A commit hash: 7-40 lower-case hex digits, not inside a longer token, a UUID (dashes) or a colour.
+_COMMIT_REF = re.compile(r"(?<![\w#-])[0-9a-f]{7,40}(?![\w-])")
+MAX_COMMIT_REFS = 4
 _FILE_EXTS = _wordset(
     "py pyx pyi js mjs cjs jsx ts tsx vue svelte go rs java kt scala groovy c h cc cpp cxx hh hpp hxx "
     "cs rb php swift m mm sh bash zsh ps1 md rst txt cfg ini toml yaml yml json xml html htm css scss "
@@ -298,6 +301,19 @@ def issue_refs(text: str) -> list[int]:
     """Issue/PR numbers referenced as ``#123`` or by URL."""
     nums = (int(a or b) for a, b in _ISSUE_REF.findall(text))
     return list(dict.fromkeys(nums))
+
+
+def commit_refs(text: str) -> list[str]:
+    """Commit hashes the text names, bare or in a URL (``…/commit/0d987211b9``), in order; a hash
+    holds a letter and a digit (a plain number or word is none)."""
+    out: list[str] = []
+    for m in _COMMIT_REF.finditer(text):
+        ref = m.group(0)
+        if ref not in out and not ref.isdigit() and any(c.isdigit() for c in ref):
+            out.append(ref)
+            if len(out) == MAX_COMMIT_REFS:
+                break
+    return out
 
 
 def keywords(segs: Iterable[Segment]) -> dict[str, float]:

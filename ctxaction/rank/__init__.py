@@ -21,6 +21,7 @@ from ctxaction.rank.focus import build_focus
 from ctxaction.rank.scoring import DEFAULT_WEIGHTS, lifted, merged_weights, score
 from ctxaction.repo import history, recent, search
 from ctxaction.repo.files import RepoView
+from ctxaction.repo.history import Commit
 from ctxaction.repo.imports import ModuleIndex, is_test_path
 from ctxaction.repo.memo import cached
 from ctxaction.repo.symbols import file_definitions
@@ -52,6 +53,7 @@ class Ranking:
     query: Query
     keyword_hits: search.KeywordHits
     history: history.History
+    named_commits: Sequence[Commit] = ()  # the commits the task names by hash
 
     def hints(self, path: str) -> Hints | None:
         """The line-level evidence gathered for ``path`` (None when no signal named it)."""
@@ -76,11 +78,20 @@ def collect(repo: RepoView, task: Task, profile: RankProfile) -> list[Candidate]
 
 
 def note_recent(repo: RepoView, ranking: Ranking, paths: Sequence[str]) -> None:
-    """The lines the latest commits changed, as hints of ``paths`` (one git call)."""
+    """The lines the latest commits changed (one git call), and those the commits the task names
+    changed (two each), as hints of ``paths``."""
     for path, lines in recent.recent_lines(repo, ranking.history, paths).items():
         entry = ranking.board.entries.get(path)
         if entry is not None:
             entry.hints.recent_lines = {line: 1.0 / index for line, index in lines.items()}
+    for commit in ranking.named_commits:
+        why = f"changed by {commit.sha[:8]}, the commit the issue names"
+        touched = [p for p in paths if p in commit.files]
+        for path, changed in recent.commit_lines(repo, commit.sha, touched).items():
+            entry = ranking.board.entries.get(path)
+            if entry is not None:
+                for line in changed:
+                    entry.hints.commit_lines.setdefault(line, why)
 
 
 def rank_files(repo: RepoView, task: Task, profile: RankProfile) -> Ranking:
@@ -108,14 +119,15 @@ def rank_files(repo: RepoView, task: Task, profile: RankProfile) -> Ranking:
         hop.result()  # before history, which signals every file on the board by then
         phrases = [n for n, w in sorted(mentions.identifiers.items(), key=lambda kv: -kv[1]) if w >= 0.8][:4]
         mined_history = mined.result()
-        neighbours.from_history(ctx, mined_history, strong, profile.history_days, phrases)
+        named = history.named_commits(repo, mentions.commit_refs)
+        neighbours.from_history(ctx, mined_history, strong, profile.history_days, phrases, named)
         neighbours.blame(ctx, blamed.result())
     query = Query(ctx.keyword_idf, found.qualified_owners(mentions.dotted), mentions.identifiers)
     ranked = _finish(ctx, weights)
     for cand in ranked:
         # A file the evidence ranks keeps its focus; one the habit placed shows its last entry.
         ctx.board.entries[cand.path].hints.habit = lifted(cand, weights)
-    return Ranking(ranked, ctx.board, query, ctx.keyword_hits, mined_history)
+    return Ranking(ranked, ctx.board, query, ctx.keyword_hits, mined_history, named)
 
 
 def _strongest(board: Board, weights: Mapping[str, float]) -> list[tuple[str, float]]:

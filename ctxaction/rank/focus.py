@@ -46,6 +46,12 @@ SECTION_PARTS = 8
 SECTION_WEIGHT = 0.6
 _HEADING = re.compile(r"(#{1,6})\s+\S")
 
+# The lines a commit the task names changed ("a regression from 0d987211"): windows over its first
+# runs, as strong as a quoted message's.
+COMMIT_RUNS = 8
+COMMIT_RUN_LINES = 30
+COMMIT_WEIGHT = 0.9
+
 # Evidence points per kind of hint, for choosing windows inside a long definition.
 FRAME_POINTS = 3.0
 MESSAGE_POINTS = 2.5
@@ -78,6 +84,7 @@ def build_focus(
     note_calls(hints, defs, lines)
     spans = _Spans(n_lines)
     _line_windows(spans, hints)
+    _named_commit(spans, hints.commit_lines)
     if hints.habit:
         _latest_change(spans, hints.recent_lines)
         if path.lower().endswith((".md", ".markdown")):
@@ -136,6 +143,21 @@ def _latest_change(spans: _Spans, recent_lines: Mapping[int, float]) -> None:
             break
     for start, end in runs:
         spans.add(start - HABIT_CONTEXT, end + HABIT_CONTEXT, HABIT_WEIGHT, label)
+
+
+def _named_commit(spans: _Spans, commit_lines: Mapping[int, str]) -> None:
+    """Windows over the first runs of lines that a commit the task names changed."""
+    runs: list[list[int]] = []
+    for n in sorted(commit_lines):
+        if runs and n - runs[-1][1] <= 2 * LINE_CONTEXT:
+            runs[-1][1] = n
+        elif len(runs) < COMMIT_RUNS:
+            runs.append([n, n])
+        else:
+            break
+    for start, end in runs:
+        end = min(end, start + COMMIT_RUN_LINES - 1)
+        spans.add(start - LINE_CONTEXT, end + LINE_CONTEXT, COMMIT_WEIGHT, commit_lines[start])
 
 
 def _section_ends(spans: _Spans, lines: list[str]) -> None:

@@ -97,8 +97,10 @@ def from_history(
     strong: Sequence[tuple[str, float]],
     days: int,
     phrases: Sequence[str],
+    named: Sequence[history.Commit] = (),
 ) -> None:
-    """Change frequency of candidates, co-change partners, commits naming the issue, blame."""
+    """Change frequency of candidates, co-change partners, commits naming the issue or named by
+    it (``named``), blame."""
     board: Board = ctx.board
     counts = hist.change_counts(days)
     if counts:
@@ -139,6 +141,16 @@ def from_history(
                     "issue_reference",
                     1.0 / math.sqrt(len(commit.files)),
                     f"changed by {commit.sha[:8]} naming the issue",
+                )
+    # "Regression from 0d987211b9": what the commit the issue names changed is where to look.
+    for commit in named:
+        if len(commit.files) <= history.BULK_COMMIT_FILES:
+            for f in commit.files:
+                board.add(
+                    f,
+                    "issue_reference",
+                    1.0 / math.sqrt(len(commit.files)),
+                    f"changed by {commit.sha[:8]}, the commit the issue names",
                 )
     for commit in history.commits_matching(ctx.repo, phrases, max_count=12):
         if len(commit.files) > history.BULK_COMMIT_FILES:

@@ -126,6 +126,27 @@ def commits_matching(
     return _parse_log(git.try_run(repo.root, [*args, repo.head, "--"]) or "")
 
 
+def named_commits(repo: RepoView, refs: Sequence[str]) -> list[Commit]:
+    """The commits ``refs`` (hashes a task names, abbreviated or whole) that HEAD reaches, each
+    with the files it changed against its first parent (for a merge: the whole merged branch)."""
+    if not repo.head:
+        return []
+    shas: list[str] = []
+    for ref in refs:
+        if not re.fullmatch(r"[0-9a-f]{7,40}", ref):
+            continue  # only a hash reaches git: the text is the task's
+        found = git.try_run(repo.root, ["rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"])
+        full = (found or "").strip()
+        if not re.fullmatch(r"[0-9a-f]{40,64}", full) or full in shas:
+            continue  # no such commit, or an abbreviation several commits share
+        if git.try_run(repo.root, ["merge-base", "--is-ancestor", full, repo.head]) is not None:
+            shas.append(full)
+    if not shas:
+        return []
+    args = ["show", "--no-renames", "--diff-merges=first-parent", "--name-only", _FORMAT, *shas, "--"]
+    return _parse_log(git.try_run(repo.root, args) or "")
+
+
 def _commits(repo: RepoView, shas: Sequence[str]) -> list[Commit]:
     """The commits ``shas`` (non-merge) in that order, as ``git log --name-only`` lists them."""
     if not shas:

@@ -101,6 +101,29 @@ def recent_lines(repo: RepoView, history: History, paths: Sequence[str]) -> dict
     return result
 
 
+def commit_lines(repo: RepoView, sha: str, paths: Sequence[str]) -> dict[str, set[int]]:
+    """Per path, the lines commit ``sha`` changed against its first parent, in HEAD's numbering
+    (lines rewritten since are dropped). Two git calls; nothing for a root commit."""
+    if not paths or not repo.head or not re.fullmatch(r"[0-9a-f]{40,64}", sha):
+        return {}
+    args = ["diff", "--no-renames", "--no-ext-diff", "--no-textconv", "-U0"]
+    wanted = [f":(literal){p}" for p in sorted(set(paths))]
+    made = git.try_run(repo.root, [*args, f"{sha}^1", sha, "--", *wanted])
+    hunks = _parse(f"{_MARK}{sha}\n{made}") if made else {}
+    if not hunks:
+        return {}
+    touched = sorted(p for _, p in hunks)
+    since = git.try_run(repo.root, [*args, sha, repo.head, "--", *(f":(literal){p}" for p in touched)]) or ""
+    later = _parse(f"{_MARK}{sha}\n{since}")
+    out: dict[str, set[int]] = {}
+    for (_, path), own in hunks.items():
+        moved = later.get((sha, path), [])
+        lines = {m for h in own for n in _changed(h) if (m := _carry(n, moved)) is not None}
+        if lines:
+            out[path] = lines
+    return out
+
+
 def _parse(out: str) -> dict[tuple[str, str], list[Hunk]]:
     """(commit, path) -> hunks of ``git show -U0`` output."""
     found: dict[tuple[str, str], list[Hunk]] = {}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ctxaction.mentions import extract, split_identifier
+from ctxaction.mentions import extract, split_identifier, words
 from ctxaction.mentions.frames import parse_frames
 from ctxaction.mentions.text import segments
 
@@ -315,3 +315,15 @@ def test_builtin_calls_name_the_protocol_methods_they_reach() -> None:
     assert m.identifiers["__str__"] > 0 and m.identifiers["__repr__"] > 0
     assert "__len__" not in m.identifiers  # a method called len is not the builtin
     assert "__str__" not in extract("String(value) in JavaScript", "").identifiers
+
+
+def test_commit_refs_are_hashes_not_numbers_words_or_uuids() -> None:
+    m = extract(
+        "Regression from commit 0d987211b9",
+        "Broken since https://github.com/o/r/commit/9aee91cf00ff03f23f89e0353e53be3131ce11a1 and a718a92.\n"
+        "Not hashes: 20260327, deadbeefcafe, 550e8400-e29b-41d4-a716-446655440000, #ff00aa11, "
+        "v1.2-3-gabc1234, abc1234x, 0D987211B9.",
+    )
+    assert m.commit_refs == ["0d987211b9", "9aee91cf00ff03f23f89e0353e53be3131ce11a1", "a718a92"]
+    many = " ".join(f"{i}abcdef0" for i in range(10))
+    assert len(extract("", many).commit_refs) == words.MAX_COMMIT_REFS

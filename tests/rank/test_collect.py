@@ -250,6 +250,21 @@ def test_issue_number_in_history(make_repo: MakeRepo) -> None:
     assert by["pkg/validators.py"].signals["issue_reference"] > 0
 
 
+def test_the_commit_the_issue_names_points_at_its_files(make_repo: MakeRepo) -> None:
+    repo = _python_repo(make_repo)
+    lowered = "def check_host(host):\n    return host.lower()\n"
+    sha = repo.commit({"pkg/validators.py": lowered}, "lower hosts")
+    repo.commit({"pkg/other.py": "x = 1\n"}, "unrelated")
+    task = Task(title="Hosts come out wrong", body=f"This broke in {sha[:10]}.")
+    by = _by_path(collect(open_repo(repo.root), task, Profile()))
+    assert by["pkg/validators.py"].signals["issue_reference"] > 0
+    assert f"changed by {sha[:8]}, the commit the issue names" in by["pkg/validators.py"].reasons
+    assert "issue_reference" not in by.get("pkg/other.py", Candidate("pkg/other.py")).signals
+    # Its changed line (2) is a focus window, labelled with the commit.
+    windows = [f for f in by["pkg/validators.py"].focus if "the commit the issue names" in f.why]
+    assert windows and windows[0].start <= 2 <= windows[0].end
+
+
 def test_no_usable_words_falls_back_to_recent_changes(make_repo: MakeRepo) -> None:
     repo = _python_repo(make_repo)
     cands = collect(open_repo(repo.root), Task(title="???", body="!!!"), Profile())

@@ -187,3 +187,17 @@ def test_an_impl_block_is_named_for_its_method_and_a_go_receiver_needs_none() ->
     hints = Hints()
     hints.defined["Enter"] = 1.0
     assert not any("holding" in f.why for f in build_focus("span.go", go, hints, Query()))
+
+
+def test_a_named_commits_first_runs_get_windows() -> None:
+    from ctxaction.rank import focus
+
+    text = "".join(f"x{i} = {i}\n" for i in range(1, 401))
+    why = "changed by 0d987211, the commit the issue names"
+    # Runs: 10-12 (one run), 40, then one every 20 lines, and a 50-line run first of all.
+    lines = [*range(100, 150), 10, 11, 12, 40, *range(200, 400, 20)]
+    spans = build_focus("m.py", text, Hints(commit_lines=dict.fromkeys(lines, why)), Query())
+    windows = sorted((f.start, f.end) for f in spans if f.why == why)
+    assert len(windows) == focus.COMMIT_RUNS
+    assert windows[:3] == [(7, 15), (37, 43), (97, 100 + focus.COMMIT_RUN_LINES - 1 + 3)]
+    assert all(f.weight == focus.COMMIT_WEIGHT for f in spans if f.why == why)

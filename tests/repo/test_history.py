@@ -92,3 +92,26 @@ def test_no_habits_from_a_short_history() -> None:
     assert history.History(commits).habits() == {
         "CHANGES.md": (history.HABIT_MIN_COMMITS, history.HABIT_MIN_COMMITS)
     }
+
+
+def test_named_commits_are_the_reachable_ones_with_their_files(make_repo: Callable[..., GitRepo]) -> None:
+    repo = _repo(make_repo)
+    fix = repo.git("log", "--format=%H", "--grep", "Fix #12").strip()
+    touch = repo.git("log", "--format=%H", "--grep", "frobnicator").strip()
+    # A branch merged with --no-ff: its merge names the whole branch's files.
+    repo.git("checkout", "-q", "-b", "topic")
+    repo.commit({"d.py": "d\n"}, "add d", _dated(116))
+    repo.commit({"e.py": "e\n"}, "add e", _dated(117))
+    repo.git("checkout", "-q", "main")
+    repo.git("merge", "-q", "--no-ff", "-m", "Merge topic", "topic")
+    merge = repo.git("rev-parse", "HEAD").strip()
+    # A commit HEAD does not reach (a later fix, another branch) says nothing about HEAD's code.
+    repo.git("checkout", "-q", "-b", "later")
+    later = repo.commit({"f.py": "f\n"}, "later")
+    repo.git("checkout", "-q", "main")
+    view = open_repo(repo.root)
+    got = history.named_commits(view, [fix[:9], merge, later[:10], touch[:7], "0000000", "--all", "abc"])
+    assert [(c.sha, c.files) for c in got] == [
+        (fix, ("a.py", "b.py")), (merge, ("d.py", "e.py")), (touch, ("c.py",))
+    ]
+    assert history.named_commits(view, []) == []

@@ -71,3 +71,22 @@ def test_unusual_names_keep_their_lines(make_repo: Callable[..., GitRepo]) -> No
     view = open_repo(repo.root)
     got = recent.recent_lines(view, history.mine(view), names)
     assert got == {n: {2: 1, 1: 2} for n in names}
+
+
+def test_a_named_commits_lines_are_carried_to_head(make_repo: Callable[..., GitRepo]) -> None:
+    repo = make_repo()
+    base = _lines(20)
+    repo.commit({"m.py": _text(base), "n.py": "x\n"}, "initial")
+    named = list(base)
+    named[9] = "line 10 broken"
+    named[14] = "line 15 broken"
+    sha = repo.commit({"m.py": _text(named), "n.py": "x\ny\n"}, "the regression")
+    later = ["header", *named]  # one line on top: the named lines move down by one
+    later[15] = "line 15 fixed again"  # old 15, now 16: rewritten since, no longer the commit's
+    repo.commit({"m.py": _text(later)}, "later")
+    view = open_repo(repo.root)
+    assert recent.commit_lines(view, sha, ["m.py", "n.py", "missing.py"]) == {"m.py": {11}, "n.py": {2}}
+    assert recent.commit_lines(view, sha, []) == {}
+    root = repo.git("rev-list", "--max-parents=0", "HEAD").strip()
+    assert recent.commit_lines(view, root, ["m.py"]) == {}  # a root commit has no parent to diff
+    assert recent.commit_lines(view, "--output=x", ["m.py"]) == {}  # only a hash reaches git
