@@ -28,6 +28,7 @@ from ctxaction.repo.symbols import file_definitions
 
 __all__ = ["DEFAULT_WEIGHTS", "RankProfile", "Ranking", "collect", "rank_files", "score"]
 
+MAX_TIED = 4  # commits tied to the task whose changed lines are focused
 STRONG = 8  # candidates whose neighbourhood (imports, tests, co-change) is explored
 FOCUS_FILES = 15  # candidates that get focus spans
 MAX_CANDIDATES = 200
@@ -53,7 +54,7 @@ class Ranking:
     query: Query
     keyword_hits: search.KeywordHits
     history: history.History
-    named_commits: Sequence[Commit] = ()  # the commits the task names by hash
+    tied_commits: Sequence[tuple[Commit, str]] = ()  # commits naming the task or named by it, and why
 
     def hints(self, path: str) -> Hints | None:
         """The line-level evidence gathered for ``path`` (None when no signal named it)."""
@@ -78,14 +79,13 @@ def collect(repo: RepoView, task: Task, profile: RankProfile) -> list[Candidate]
 
 
 def note_recent(repo: RepoView, ranking: Ranking, paths: Sequence[str]) -> None:
-    """The lines the latest commits changed (one git call), and those the commits the task names
-    changed (two each), as hints of ``paths``."""
+    """The lines the latest commits changed (one git call), and those the commits tied to the
+    task changed (two each), as hints of ``paths``."""
     for path, lines in recent.recent_lines(repo, ranking.history, paths).items():
         entry = ranking.board.entries.get(path)
         if entry is not None:
             entry.hints.recent_lines = {line: 1.0 / index for line, index in lines.items()}
-    for commit in ranking.named_commits:
-        why = f"changed by {commit.sha[:8]}, the commit the issue names"
+    for commit, why in ranking.tied_commits[:MAX_TIED]:
         touched = [p for p in paths if p in commit.files]
         for path, changed in recent.commit_lines(repo, commit.sha, touched).items():
             entry = ranking.board.entries.get(path)
@@ -119,15 +119,15 @@ def rank_files(repo: RepoView, task: Task, profile: RankProfile) -> Ranking:
         hop.result()  # before history, which signals every file on the board by then
         phrases = [n for n, w in sorted(mentions.identifiers.items(), key=lambda kv: -kv[1]) if w >= 0.8][:4]
         mined_history = mined.result()
-        named = history.named_commits(repo, mentions.commit_refs)
-        neighbours.from_history(ctx, mined_history, strong, profile.history_days, phrases, named)
+        tied = neighbours.tied_commits(ctx)
+        neighbours.from_history(ctx, mined_history, strong, profile.history_days, phrases, tied)
         neighbours.blame(ctx, blamed.result())
     query = Query(ctx.keyword_idf, found.qualified_owners(mentions.dotted), mentions.identifiers)
     ranked = _finish(ctx, weights)
     for cand in ranked:
         # A file the evidence ranks keeps its focus; one the habit placed shows its last entry.
         ctx.board.entries[cand.path].hints.habit = lifted(cand, weights)
-    return Ranking(ranked, ctx.board, query, ctx.keyword_hits, mined_history, named)
+    return Ranking(ranked, ctx.board, query, ctx.keyword_hits, mined_history, tied)
 
 
 def _strongest(board: Board, weights: Mapping[str, float]) -> list[tuple[str, float]]:

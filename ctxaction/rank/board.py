@@ -27,7 +27,7 @@ class Hints:
     keyword_lines: dict[int, set[str]] = field(default_factory=dict)
     name_lines: dict[int, tuple[float, str]] = field(default_factory=dict)  # def line -> (strength, name)
     recent_lines: dict[int, float] = field(default_factory=dict)  # line -> 1 / (its commit's recency rank)
-    commit_lines: dict[int, str] = field(default_factory=dict)  # line a commit the task names changed -> why
+    commit_lines: dict[int, str] = field(default_factory=dict)  # line a tied commit changed -> why
     called: dict[str, tuple[float, str]] = field(default_factory=dict)  # name -> (strength, named caller)
     habit: bool = False  # placed by habit, not evidence: where its latest commit wrote is what to show
 

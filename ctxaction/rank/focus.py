@@ -46,8 +46,8 @@ SECTION_PARTS = 8
 SECTION_WEIGHT = 0.6
 _HEADING = re.compile(r"(#{1,6})\s+\S")
 
-# The lines a commit the task names changed ("a regression from 0d987211"): windows over its first
-# runs, as strong as a quoted message's.
+# The lines a commit tied to the task changed ("a regression from 0d987211", "Fix #123" before this
+# one): windows over its first runs, as strong as a quoted message's.
 COMMIT_RUNS = 8
 COMMIT_RUN_LINES = 30
 COMMIT_WEIGHT = 0.9
@@ -146,7 +146,7 @@ def _latest_change(spans: _Spans, recent_lines: Mapping[int, float]) -> None:
 
 
 def _named_commit(spans: _Spans, commit_lines: Mapping[int, str]) -> None:
-    """Windows over the first runs of lines that a commit the task names changed."""
+    """Windows over the first runs of lines that the commits tied to the task changed."""
     runs: list[list[int]] = []
     for n in sorted(commit_lines):
         if runs and n - runs[-1][1] <= 2 * LINE_CONTEXT:

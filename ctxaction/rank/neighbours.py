@@ -97,10 +97,10 @@ def from_history(
     strong: Sequence[tuple[str, float]],
     days: int,
     phrases: Sequence[str],
-    named: Sequence[history.Commit] = (),
+    tied: Sequence[tuple[history.Commit, str]] = (),
 ) -> None:
-    """Change frequency of candidates, co-change partners, commits naming the issue or named by
-    it (``named``), blame."""
+    """Change frequency of candidates, co-change partners, the commits tied to the issue
+    (:func:`tied_commits`, with the reason each gives), commits naming its identifiers."""
     board: Board = ctx.board
     counts = hist.change_counts(days)
     if counts:
@@ -131,27 +131,9 @@ def from_history(
                 board.add(
                     other, "co_change", 0.7 * rel * n / best, f"changed together with {path} ({n} commits)"
                 )
-    numbers = ([ctx.task.number] if ctx.task.number else []) + ctx.mentions.issue_refs
-    refs = [f"#{n}([^0-9]|$)" for n in dict.fromkeys(numbers)]
-    for commit in history.commits_matching(ctx.repo, refs, regex=True):
-        if len(commit.files) <= history.BULK_COMMIT_FILES:
-            for f in commit.files:
-                board.add(
-                    f,
-                    "issue_reference",
-                    1.0 / math.sqrt(len(commit.files)),
-                    f"changed by {commit.sha[:8]} naming the issue",
-                )
-    # "Regression from 0d987211b9": what the commit the issue names changed is where to look.
-    for commit in named:
-        if len(commit.files) <= history.BULK_COMMIT_FILES:
-            for f in commit.files:
-                board.add(
-                    f,
-                    "issue_reference",
-                    1.0 / math.sqrt(len(commit.files)),
-                    f"changed by {commit.sha[:8]}, the commit the issue names",
-                )
+    for commit, why in tied:
+        for f in commit.files:
+            board.add(f, "issue_reference", 1.0 / math.sqrt(len(commit.files)), why)
     for commit in history.commits_matching(ctx.repo, phrases, max_count=12):
         if len(commit.files) > history.BULK_COMMIT_FILES:
             continue
@@ -162,6 +144,21 @@ def from_history(
                 1.0 / math.sqrt(len(commit.files)),
                 f'changed by {commit.sha[:8]} "{clip(commit.subject, 50, "")}"',
             )
+
+
+def tied_commits(ctx: Context) -> list[tuple[history.Commit, str]]:
+    """Commits tied to the issue, each with why: those whose message names it or an issue it
+    references (``#123``), and those it names by hash ("a regression from 0d987211b9"). Bulk
+    commits (renames, reformatting) are left out: they point at everything."""
+    numbers = ([ctx.task.number] if ctx.task.number else []) + ctx.mentions.issue_refs
+    refs = [f"#{n}([^0-9]|$)" for n in dict.fromkeys(numbers)]
+    naming = history.commits_matching(ctx.repo, refs, regex=True)
+    tied = [(c, f"changed by {c.sha[:8]} naming the issue") for c in naming]
+    tied += [
+        (c, f"changed by {c.sha[:8]}, the commit the issue names")
+        for c in history.named_commits(ctx.repo, ctx.mentions.commit_refs)
+    ]
+    return [(c, why) for c, why in tied if len(c.files) <= history.BULK_COMMIT_FILES]
 
 
 def framed_files(ctx: Context, max_files: int = 2) -> list[tuple[str, list[int]]]:

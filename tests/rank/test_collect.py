@@ -248,6 +248,9 @@ def test_issue_number_in_history(make_repo: MakeRepo) -> None:
     task = Task(title="Regression of the hosts fix", body="Looks like #77 came back.", number=81)
     by = _by_path(collect(open_repo(repo.root), task, Profile()))
     assert by["pkg/validators.py"].signals["issue_reference"] > 0
+    # The line the earlier fix changed is a focus window, labelled with that commit.
+    windows = [f for f in by["pkg/validators.py"].focus if f.why.endswith("naming the issue")]
+    assert windows and windows[0].start <= 2 <= windows[0].end
 
 
 def test_the_commit_the_issue_names_points_at_its_files(make_repo: MakeRepo) -> None:
