@@ -146,16 +146,15 @@ def _latest_change(spans: _Spans, recent_lines: Mapping[int, float]) -> None:
 
 
 def _named_commit(spans: _Spans, commit_lines: Mapping[int, str]) -> None:
-    """Windows over the first runs of lines that the commits tied to the task changed."""
+    """Windows over the biggest runs of lines that the commits tied to the task changed."""
     runs: list[list[int]] = []
     for n in sorted(commit_lines):
         if runs and n - runs[-1][1] <= 2 * LINE_CONTEXT:
             runs[-1][1] = n
-        elif len(runs) < COMMIT_RUNS:
-            runs.append([n, n])
         else:
-            break
-    for start, end in runs:
+            runs.append([n, n])
+    # The biggest runs are what the commit was about; one-line runs are often imports and renames.
+    for start, end in sorted(runs, key=lambda r: (r[0] - r[1], r[0]))[:COMMIT_RUNS]:
         end = min(end, start + COMMIT_RUN_LINES - 1)
         spans.add(start - LINE_CONTEXT, end + LINE_CONTEXT, COMMIT_WEIGHT, commit_lines[start])
 

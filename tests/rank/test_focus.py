@@ -189,7 +189,7 @@ def test_an_impl_block_is_named_for_its_method_and_a_go_receiver_needs_none() ->
     assert not any("holding" in f.why for f in build_focus("span.go", go, hints, Query()))
 
 
-def test_a_named_commits_first_runs_get_windows() -> None:
+def test_a_tied_commits_biggest_runs_get_windows() -> None:
     from ctxaction.rank import focus
 
     text = "".join(f"x{i} = {i}\n" for i in range(1, 401))
@@ -200,4 +200,6 @@ def test_a_named_commits_first_runs_get_windows() -> None:
     windows = sorted((f.start, f.end) for f in spans if f.why == why)
     assert len(windows) == focus.COMMIT_RUNS
     assert windows[:3] == [(7, 15), (37, 43), (97, 100 + focus.COMMIT_RUN_LINES - 1 + 3)]
+    # The biggest runs go first: of the one-line runs, the last ones are left out.
+    assert windows[-1] == (277, 283)
     assert all(f.weight == focus.COMMIT_WEIGHT for f in spans if f.why == why)
