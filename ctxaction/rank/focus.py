@@ -10,7 +10,7 @@ the excerpter fills by weight, so a clear winner gets its whole body first.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from ctxaction.model import Focus
 from ctxaction.rank.board import Hints
@@ -47,7 +47,7 @@ SECTION_WEIGHT = 0.6
 _HEADING = re.compile(r"(#{1,6})\s+\S")
 
 # The lines a commit tied to the task changed ("a regression from 0d987211", "Fix #123" before this
-# one): windows over its first runs, as strong as a quoted message's.
+# one): windows over its biggest runs, as strong as a quoted message's.
 COMMIT_RUNS = 8
 COMMIT_RUN_LINES = 30
 COMMIT_WEIGHT = 0.9
@@ -132,31 +132,30 @@ def note_calls(hints: Hints, defs: list[Definition], lines: list[str]) -> None:
 def _latest_change(spans: _Spans, recent_lines: Mapping[int, float]) -> None:
     """Windows around the first runs of lines the file's latest commit changed."""
     label = "where its latest commit changed it"
-    latest = sorted(n for n, v in recent_lines.items() if v >= 1.0)
-    runs: list[list[int]] = []
-    for n in latest:
-        if runs and n - runs[-1][1] <= 2 * HABIT_CONTEXT:
-            runs[-1][1] = n
-        elif len(runs) < HABIT_RUNS:
-            runs.append([n, n])
-        else:
-            break
-    for start, end in runs:
+    latest = [n for n, v in recent_lines.items() if v >= 1.0]
+    for start, end in _runs(latest, 2 * HABIT_CONTEXT)[:HABIT_RUNS]:
         spans.add(start - HABIT_CONTEXT, end + HABIT_CONTEXT, HABIT_WEIGHT, label)
 
 
 def _named_commit(spans: _Spans, commit_lines: Mapping[int, str]) -> None:
     """Windows over the biggest runs of lines that the commits tied to the task changed."""
-    runs: list[list[int]] = []
-    for n in sorted(commit_lines):
-        if runs and n - runs[-1][1] <= 2 * LINE_CONTEXT:
-            runs[-1][1] = n
-        else:
-            runs.append([n, n])
+    runs = _runs(commit_lines, 2 * LINE_CONTEXT)
     # The biggest runs are what the commit was about; one-line runs are often imports and renames.
     for start, end in sorted(runs, key=lambda r: (r[0] - r[1], r[0]))[:COMMIT_RUNS]:
         end = min(end, start + COMMIT_RUN_LINES - 1)
         spans.add(start - LINE_CONTEXT, end + LINE_CONTEXT, COMMIT_WEIGHT, commit_lines[start])
+
+
+def _runs(lines: Iterable[int], gap: int) -> list[tuple[int, int]]:
+    """Line numbers as (first, last) runs, in order; a line at most ``gap`` past a run's last
+    joins it."""
+    runs: list[tuple[int, int]] = []
+    for n in sorted(lines):
+        if runs and n - runs[-1][1] <= gap:
+            runs[-1] = (runs[-1][0], n)
+        else:
+            runs.append((n, n))
+    return runs
 
 
 def _section_ends(spans: _Spans, lines: list[str]) -> None:

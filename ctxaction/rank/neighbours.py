@@ -97,7 +97,7 @@ def from_history(
     strong: Sequence[tuple[str, float]],
     days: int,
     phrases: Sequence[str],
-    tied: Sequence[tuple[history.Commit, str]] = (),
+    tied: Sequence[tuple[history.Commit, str]],
 ) -> None:
     """Change frequency of candidates, co-change partners, the commits tied to the issue
     (:func:`tied_commits`, with the reason each gives), commits naming its identifiers."""

@@ -26,6 +26,8 @@ HABIT_MIN_COMMITS = 20
 _RECORD = "\x1e"
 _FIELD = "\x1f"
 _FORMAT = f"--format={_RECORD}%H{_FIELD}%ct{_FIELD}%s"
+# A full object name as git prints it: SHA-1, or SHA-256 in a repository that uses it.
+FULL_SHA = re.compile(r"[0-9a-f]{40,64}")
 
 
 @dataclass(frozen=True)
@@ -137,7 +139,7 @@ def named_commits(repo: RepoView, refs: Sequence[str]) -> list[Commit]:
             continue  # only a hash reaches git: the text is the task's
         found = git.try_run(repo.root, ["rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"])
         full = (found or "").strip()
-        if not re.fullmatch(r"[0-9a-f]{40,64}", full) or full in shas:
+        if not FULL_SHA.fullmatch(full) or full in shas:
             continue  # no such commit, or an abbreviation several commits share
         if git.try_run(repo.root, ["merge-base", "--is-ancestor", full, repo.head]) is not None:
             shas.append(full)

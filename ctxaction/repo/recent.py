@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from ctxaction.repo import git
 from ctxaction.repo.files import RepoView
-from ctxaction.repo.history import BULK_COMMIT_FILES, History
+from ctxaction.repo.history import BULK_COMMIT_FILES, FULL_SHA, History
 
 RECENT_COMMITS = 5  # per file: the newest commits of the mined window that touched it
 _MARK = "\x1ecommit "
@@ -104,7 +104,7 @@ def recent_lines(repo: RepoView, history: History, paths: Sequence[str]) -> dict
 def commit_lines(repo: RepoView, sha: str, paths: Sequence[str]) -> dict[str, set[int]]:
     """Per path, the lines commit ``sha`` changed against its first parent, in HEAD's numbering
     (lines rewritten since are dropped). Two git calls; nothing for a root commit."""
-    if not paths or not repo.head or not re.fullmatch(r"[0-9a-f]{40,64}", sha):
+    if not paths or not repo.head or not FULL_SHA.fullmatch(sha):
         return {}
     args = ["diff", "--no-renames", "--no-ext-diff", "--no-textconv", "-U0"]
     wanted = [f":(literal){p}" for p in sorted(set(paths))]
