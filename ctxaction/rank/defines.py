@@ -25,6 +25,9 @@ DEF_WORDS = (
     r"macro_rules!|#\s*define|typedef\s+\w+|fun|val|var|let|const)"
 )
 TYPE_WORDS = "class|struct|interface|enum|record|trait|union|type"
+# Languages whose functions or methods are written with no definition word before the name
+# (``static int parse(``, ``public void parse(``, a class's ``parse(text) {``).
+SIGNATURE_LANGUAGES = frozenset({"c", "cpp", "objc", "java", "csharp", "javascript", "typescript"})
 _KEYWORD_NAME = re.compile(rf"{DEF_WORDS}\s+(?:\([^)]*\)\s*)?[*&]?(\w+)")
 STATEMENT_WORDS = frozenset(
     {"return", "else", "throw", "await", "yield", "new", "case", "delete", "typeof", "if", "while", "for",

@@ -432,3 +432,33 @@ def test_a_reproducer_copied_from_the_examples_ranks_the_library_first(make_repo
     named = Task(title="examples/quickstart/agent.py crashes", body="Running it fails.")
     with open_repo(repo.root) as view:
         assert _by_path(collect(view, named, Profile()))["examples/quickstart/agent.py"].prior == 1.0
+
+
+def test_a_c_function_whose_name_holds_the_issues_words_is_focused(make_repo: MakeRepo) -> None:
+    # C functions open with a type, not a definition word: the signature's name is read as such,
+    # so the focus leads with the function the issue's words name, not with the callers that
+    # repeat those words.
+    helpers = "".join(
+        f"static int table_step_{i}(const char *s)\n{{\n"
+        f"    return decode(s, ESCAPE_{i}, SEQUENCE, escape_letter, mangled);\n}}\n\n"
+        for i in range(30)
+    )
+    decoder = (
+        "static int decode_escape_sequence(const char *s, char *out)\n{\n"
+        "    *out = s[1];\n    return 2;\n}\n"
+    )
+    repo = make_repo()
+    repo.commit(
+        {
+            "src/reader.c": '#include "reader.h"\n\n' + helpers + decoder,
+            "src/reader.h": "int read_all(const char *s);\n",
+            "src/writer.c": "int write_all(const char *s) { return 0; }\n",
+        },
+        "init",
+    )
+    task = Task("The reader mangles an escape sequence", "A backslash, then a letter, decodes wrong.")
+    with open_repo(repo.root) as view:
+        cands = _by_path(collect(view, task, Profile()))
+    first = cands["src/reader.c"].focus[0]
+    assert first.start == 2 + 5 * 30 + 1
+    assert first.why.startswith("decode_escape_sequence: name matches the issue")
