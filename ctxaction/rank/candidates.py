@@ -24,7 +24,7 @@ from ctxaction.rank.defines import (
     maybe_definition,
 )
 from ctxaction.rank.resolve import resolve_module, resolve_path
-from ctxaction.repo import search
+from ctxaction.repo import git, search
 from ctxaction.repo.files import RepoView, TrackedFile
 from ctxaction.repo.imports import ModuleIndex
 from ctxaction.repo.kinds import code_globs, is_code, language_of
@@ -316,7 +316,7 @@ def _definition_names(ctx: Context, terms: dict[str, float], ranked: list[str]) 
     # As a file signal a bare signature's name lifted classes full of such methods (Java visitors)
     # over the fix's files; as a focus hint inside the files the keywords ranked it finds the
     # function (training line_recall 0.447 -> 0.457 as a signal, 0.459 as a hint; file_all 0.555).
-    typed = [f":(literal){p}" for p in ranked if language_of(p) in SIGNATURE_LANGUAGES]
+    typed = git.literal_paths(p for p in ranked if language_of(p) in SIGNATURE_LANGUAGES)
     for hit in search.grep(ctx.repo, args, [signature], typed) if typed else []:
         names = [n for n in defined_on(hit.text, language_of(hit.path)) if any(t in n.lower() for t in terms)]
         if names:
@@ -331,7 +331,7 @@ def _definition_names(ctx: Context, terms: dict[str, float], ranked: list[str]) 
             reason = f"defines {name} (name matches {', '.join(matched[:2])})"
             e = ctx.board.add(path, "name_match", value, reason)
         else:
-            e = ctx.board.entries.get(path)
+            e = ctx.board.entry(path)
         if e is not None:
             e.hints.name_lines[line] = (value, name)
 

@@ -174,6 +174,12 @@ def try_run(
         return None
 
 
+def literal_paths(paths: Iterable[str]) -> list[str]:
+    """Pathspecs that match exactly these paths. File names are the repository's, not ours:
+    ``:(literal)`` keeps a name like ``:(glob)x`` or ``*.c`` a name."""
+    return [f":(literal){p}" for p in paths]
+
+
 def split_z(data: bytes) -> list[str]:
     """Split NUL-terminated git output into decoded records (the empty tail dropped)."""
     return [part.decode("utf-8", "replace") for part in data.split(b"\0") if part]

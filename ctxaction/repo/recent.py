@@ -88,8 +88,7 @@ def recent_lines(repo: RepoView, history: History, paths: Sequence[str]) -> dict
     if not shas or not repo.head:
         return {}
     args = ["show", "--no-renames", "--no-ext-diff", "--no-textconv", "-U0", "--format=%x1ecommit %H", *shas]
-    # File names are the repository's, not ours: ":(literal)" keeps a name like ":(glob)x" a name.
-    out = git.try_run(repo.root, [*args, "--", *(f":(literal){p}" for p in sorted(per_file))])
+    out = git.try_run(repo.root, [*args, "--", *git.literal_paths(sorted(per_file))])
     if not out:
         return {}
     hunks = _parse(out)
@@ -107,13 +106,13 @@ def commit_lines(repo: RepoView, sha: str, paths: Sequence[str]) -> dict[str, se
     if not paths or not repo.head or not FULL_SHA.fullmatch(sha):
         return {}
     args = ["diff", "--no-renames", "--no-ext-diff", "--no-textconv", "-U0"]
-    wanted = [f":(literal){p}" for p in sorted(set(paths))]
+    wanted = git.literal_paths(sorted(set(paths)))
     made = git.try_run(repo.root, [*args, f"{sha}^1", sha, "--", *wanted])
     hunks = _parse(f"{_MARK}{sha}\n{made}") if made else {}
     if not hunks:
         return {}
     touched = sorted(p for _, p in hunks)
-    since = git.try_run(repo.root, [*args, sha, repo.head, "--", *(f":(literal){p}" for p in touched)]) or ""
+    since = git.try_run(repo.root, [*args, sha, repo.head, "--", *git.literal_paths(touched)]) or ""
     later = _parse(f"{_MARK}{sha}\n{since}")
     out: dict[str, set[int]] = {}
     for (_, path), own in hunks.items():
