@@ -8,14 +8,18 @@ the pipeline (``ctxaction.rank.collect``) in this process, and writes one JSON l
      "candidates": [{"path", "signals", "prior", "score", "lines", "bytes", "focus"}]}
 
 ``bench/fit.py`` fits the scoring weights on these lines. Nothing here changes the package.
+With ``--cv-dir`` (``bench/fit.py --cv-dir``'s output) each instance is ranked with the file
+weights of the fold that held its repository out: replayed, that dump is the leave-repositories-out
+estimate of the whole line, fitted weights included.
 
     python bench/features.py --instances ../shared/eval/data/train.json --mirrors /work/.mirror \
-        --workdir /tmp/ctx-features --out bench/out/features.jsonl [--jobs 2]
+        --workdir /tmp/ctx-features --out bench/out/features.jsonl [--jobs 2] [--cv-dir CV]
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -34,9 +38,10 @@ def _harness(path: Path) -> object:
     return swebench
 
 
-def one(args: tuple[dict[str, object], str, str, str]) -> str:
-    """The JSON line of one instance (or an error record)."""
-    inst, gitdir, workdir, harness = args
+def one(args: tuple[dict[str, object], str, str, str, dict[str, float] | None]) -> str:
+    """The JSON line of one instance (or an error record); ``weights`` (a fold's file weights)
+    replace the shipped ones for this instance's ranking."""
+    inst, gitdir, workdir, harness, weights = args
     sb = _harness(Path(harness))
     from ctxaction.config.load import load_config
     from ctxaction.rank import FOCUS_FILES, note_recent, rank_files
@@ -69,6 +74,8 @@ def one(args: tuple[dict[str, object], str, str, str]) -> str:
         task, _ = clean_task(read_issue_file(issue))
         with open_repo(Path(wt)) as repo:
             profile = load_config(repo.root, None).profile("auto", task.labels)
+            if weights is not None:
+                profile = dataclasses.replace(profile, scoring={**profile.scoring, **weights})
             ranking = rank_files(repo, task, profile)
             # The recent-change hints of the focused files, and of the gold files for the fit.
             focused = [c.path for c in ranking.candidates[:FOCUS_FILES]]
@@ -120,7 +127,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", required=True)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--instance-ids", default="")
+    ap.add_argument("--cv-dir", type=Path, help="bench/fit.py --cv-dir output: rank each instance "
+                    "with the file weights of the fold that held its repository out")
     a = ap.parse_args(argv)
+    fold_of: dict[str, dict[str, float]] = {}
+    if a.cv_dir:
+        for path in sorted(a.cv_dir.glob("files-fold*.json")):
+            body = json.loads(path.read_text(encoding="utf-8"))
+            fold_of.update({repo: body["files"] for repo in body["repos"]})
     sb = _harness(Path(a.harness).resolve())
     instances = sb.load_instances(a.instances)  # type: ignore[attr-defined]
     keep = {s for s in a.instance_ids.split(",") if s}
@@ -134,7 +148,8 @@ def main(argv: list[str] | None = None) -> int:
             continue
         gitdir = sb.resolve_mirror(a.mirrors, inst["repo"], {})  # type: ignore[attr-defined]
         if gitdir:
-            work.append((inst, gitdir, a.workdir, str(Path(a.harness).resolve())))
+            weights = fold_of[str(inst["repo"]).lower()] if a.cv_dir else None
+            work.append((inst, gitdir, a.workdir, str(Path(a.harness).resolve()), weights))
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("a", encoding="utf-8") as f, ProcessPoolExecutor(a.jobs) as pool:
         for i, line in enumerate(pool.map(one, work), 1):
