@@ -24,29 +24,26 @@ import json
 import re
 import statistics
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ctxaction.render.jsonout import compact
 from ctxaction.tokens import get_counter
 
 PARTS = ("code", "escaping", "markers", "file meta", "rules", "omitted", "history", "rest")
 _MARKER = re.compile(r"^… lines? [0-9–]+ omitted …$", re.MULTILINE)
 
 
-def _compact(value: Any) -> str:
-    # The renderer's own settings (render/jsonout.py): what is measured is what is written.
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-def split(package: dict[str, Any], count: Any) -> dict[str, int]:
-    """Tokens of each part of one package (they add up to its whole document, give or take the
-    few tokens a boundary between parts merges)."""
+def split(package: dict[str, Any], count: Callable[[str], int]) -> dict[str, int]:
+    """Tokens of each part of one package, written as the renderer writes it; they add up to the
+    whole document (``rest`` also takes the few tokens a boundary between parts merges)."""
     texts = [str(f.get("text", "")) for f in package.get("files", [])]
     markers = sum(count(m + "\n") for t in texts for m in _MARKER.findall(t))
     plain = sum(count(t) for t in texts)
-    escaped = sum(count(_compact(t)) for t in texts)
-    sections = {k: count(_compact(package.get(k, []))) for k in ("files", "rules", "omitted", "history")}
-    whole = count(_compact(package))
+    escaped = sum(count(compact(t)) for t in texts)
+    sections = {k: count(compact(package.get(k, []))) for k in ("files", "rules", "omitted", "history")}
+    whole = count(compact(package))
     parts = {
         "code": plain - markers,
         "escaping": escaped - plain,

@@ -14,7 +14,7 @@ from typing import Any, Literal, cast
 from ctxaction.model import Candidate, Package, PackedFile
 from ctxaction.pack.budget import packaged_reasons
 from ctxaction.render.filters import xml_escape
-from ctxaction.render.jsonout import file_entry, to_json
+from ctxaction.render.jsonout import compact, file_entry, to_json
 from ctxaction.render.order import layout
 from ctxaction.text.omitted import marker
 from ctxaction.tokens import Counter
@@ -84,7 +84,7 @@ class FormatMeasure:
     def file_block(self, packed: PackedFile) -> str:
         """One file as the format renders it (used to measure its overhead)."""
         if self.fmt == "json":
-            return json.dumps(file_entry(packed), ensure_ascii=False, separators=(",", ":")) + ","
+            return compact(file_entry(packed)) + ","
         from ctxaction.render.templated import environment
 
         name = "blocks.md.j2" if self.fmt == "markdown" else "blocks.xml.j2"

@@ -64,6 +64,11 @@ def to_dict(p: Package) -> dict[str, Any]:
     }
 
 
+def compact(value: Any) -> str:
+    """``value`` as the package writes JSON: compact separators, characters as they are."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
 def to_json(p: Package) -> str:
     """The JSON document as text (one line and a newline)."""
-    return json.dumps(to_dict(p), ensure_ascii=False, separators=(",", ":")) + "\n"
+    return compact(to_dict(p)) + "\n"
