@@ -27,6 +27,8 @@ import traceback
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from cv_folds import file_weights_by_repo  # bench/cv_folds.py: fit.py's --cv-dir files
+
 HERE = Path(__file__).resolve().parent
 DEFAULT_HARNESS = HERE.parent.parent / "shared" / "eval"
 
@@ -130,11 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cv-dir", type=Path, help="bench/fit.py --cv-dir output: rank each instance "
                     "with the file weights of the fold that held its repository out")
     a = ap.parse_args(argv)
-    fold_of: dict[str, dict[str, float]] = {}
-    if a.cv_dir:
-        for path in sorted(a.cv_dir.glob("files-fold*.json")):
-            body = json.loads(path.read_text(encoding="utf-8"))
-            fold_of.update({repo: body["files"] for repo in body["repos"]})
+    fold_of = file_weights_by_repo(a.cv_dir) if a.cv_dir else {}
     sb = _harness(Path(a.harness).resolve())
     instances = sb.load_instances(a.instances)  # type: ignore[attr-defined]
     keep = {s for s in a.instance_ids.split(",") if s}

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
+from cv_folds import fold_path  # bench/cv_folds.py: the --cv-dir files
 from scipy.optimize import minimize
 
 from ctxaction.rank.scoring import PLACED
@@ -242,7 +243,7 @@ def study(label: str, groups: list[Group], names: list[str], today: dict[str, fl
             # Each fold's weights and held-out repositories, for bench/replay.py --cv-dir.
             a.cv_dir.mkdir(parents=True, exist_ok=True)
             body = {label: dict(zip(names, map(float, w), strict=True)), "repos": sorted(held)}
-            (a.cv_dir / f"{label}-fold{k}.json").write_text(json.dumps(body, indent=1))
+            fold_path(a.cv_dir, label, k).write_text(json.dumps(body, indent=1))
     report(f"leave-repos-out CV ({a.folds} folds)", cv)
     # A signal the training data never shows (a PR's changed files: every instance is an issue)
     # cannot be fitted: it keeps its lead over the strongest fitted signal as today.

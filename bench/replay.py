@@ -111,10 +111,9 @@ def main(argv: list[str] | None = None) -> int:
     if a.cv_dir:
         # Leave-repositories-out: each instance replayed with the weights of the fold that held
         # its repository out.
-        fold_of = {}
-        for f in sorted(a.cv_dir.glob("files-fold*.json")):
-            body = json.loads(f.read_text())
-            fold_of.update({repo: body["files"] for repo in body["repos"]})
+        from cv_folds import file_weights_by_repo  # bench/cv_folds.py: fit.py's --cv-dir files
+
+        fold_of = file_weights_by_repo(a.cv_dir)
         work = [(r, a.workdir, fold_of[r["repo"].lower()], a.set, a.budget) for r in recs]
     with ProcessPoolExecutor(a.jobs) as pool:
         results = list(pool.map(one, work, chunksize=4))
