@@ -213,20 +213,38 @@ _C_TYPE = re.compile(
     r"(?:\w+(?:\s*\(.*?\))?\s+)*?(\w+)\s*(?:final\s*)?(?::[^;{]*)?"
 )
 _DEFINE = re.compile(r"\s*#\s*define\s+(\w+)")
+# Statements that are no prototype: a typedef, an access label run into the next line (``public:``
+# then ``int f();``: the next line is tried on its own), a function pointer ``int (*cb)(void);``.
+_NOT_PROTOTYPE = re.compile(r"\s*(?:typedef\b|(?:public|private|protected)\s*:(?!:)|[^(]*\(\s*[*^])")
 
 
 def _c(header: str, raw: str, ctx: Opened, body: bool) -> Found | None:
     if m := _DEFINE.match(raw):
         return Found(m.group(1), "macro")
-    if ctx.kind not in ("top", "class", "ns") or not body:
+    if ctx.kind not in ("top", "class", "ns"):
         return None
-    if m := _C_TYPE.fullmatch(header):
+    # A declaration without a body (``ZSTDLIB_API size_t ZSTD_frameHeaderSize(const void* src, …);``,
+    # ``void paint(Canvas &c) const;`` in a class) is a definition too: a C header's API is its
+    # prototypes, and an issue naming one should focus that line, not a macro whose name holds it.
+    if body and (m := _C_TYPE.fullmatch(header)):
         return Found(m.group(1), "type", "class")
+    if not body and _NOT_PROTOTYPE.match(header):
+        return None
     named = function_name(header)
     if named is None:
         return None
     name, owner = named
-    return Found(name, "method" if owner or ctx.kind == "class" else "function", "body", owner)
+    if not body and not _declares(header, name, ctx):
+        return None
+    kind = "method" if owner or ctx.kind == "class" else "function"
+    return Found(name, kind, "body" if body else "", owner)
+
+
+def _declares(header: str, name: str, ctx: Opened) -> bool:
+    """A statement that declares ``name``: a type comes before it (``FOO(x);`` at the top level is a
+    macro call), except a class's own constructor and destructor."""
+    before = header[: header.find(name)].strip()
+    return bool(before) or (ctx.kind == "class" and name.lstrip("~") == ctx.parent.rsplit(".", 1)[-1])
 
 
 DETECTORS: dict[str, Detector] = {

@@ -130,7 +130,7 @@ def test_c_and_cpp() -> None:
     assert spans["point"] == ("type", 3, 5, "")
     assert spans["read_row"] == ("function", 7, 12, "")  # GNU style: the return type line starts it
     assert spans["paint"] == ("method", 16, 18, "Widget")
-    assert "declared_only" not in spans
+    assert spans["declared_only"] == ("function", 14, 14, "")  # a prototype
 
 
 def test_innermost_and_unknown_language() -> None:

@@ -191,9 +191,52 @@ def test_c_functions_behind_export_macros_and_attributes() -> None:
     assert "CJSON_PUBLIC" not in defs
     assert _span(defs["internal_malloc"]) == ("function", 4, 10)
     assert _span(defs["cJSON_Minify"]) == ("function", 12, 33)
-    assert "cJSON_Parse" not in defs  # a prototype
+    assert _span(defs["cJSON_Parse"]) == ("function", 35, 35)  # a prototype: the header's API
     assert _span(defs["hash_bytes"]) == ("function", 37, 41)
     assert _span(defs["fail_hard"]) == ("function", 43, 45)
+
+
+API_H = """#ifndef API_H
+#define API_H
+/*! api_frame_size() :
+ *  @return : size of the frame header */
+API size_t api_frame_size(const void* src,
+                          size_t srcSize);
+static int counter = make_counter(3);
+LOG_MODULE_REGISTER(api);
+typedef int (*api_cb)(void *);
+int (*hook)(int);
+void set_hook(int (*cb)(int));
+class Stream {
+public:
+    explicit Stream(int fd);
+    Stream(const Stream &other);
+    int read(char *buf, size_t n) const;
+    virtual ~Stream();
+    int size_ = compute(2);
+  private:
+    static std::string name(int);
+};
+#endif
+"""
+
+
+def test_c_prototypes_are_definitions_and_other_statements_are_not() -> None:
+    defs = list(definitions(API_H, "include/api.h"))
+    spans = {(d.qualname, d.start): _span(d) for d in defs}
+    assert spans[("api_frame_size", 5)] == ("function", 5, 6)  # wrapped parameters
+    assert spans[("set_hook", 11)] == ("function", 11, 11)  # a function pointer parameter
+    assert spans[("Stream.Stream", 14)] == ("method", 14, 14)  # constructors, after the access label
+    assert spans[("Stream.Stream", 15)] == ("method", 15, 15)
+    assert spans[("Stream.read", 16)] == ("method", 16, 16)
+    assert spans[("Stream.~Stream", 17)] == ("method", 17, 17)
+    assert spans[("Stream.name", 20)] == ("method", 20, 20)
+    assert spans[("Stream", 12)] == ("type", 12, 21)
+    names = {d.name for d in defs}
+    # A variable's initializer, a macro call, a typedef and function pointers declare no function.
+    not_declared = {"counter", "make_counter", "LOG_MODULE_REGISTER", "api_cb", "int", "hook", "compute"}
+    assert names.isdisjoint(not_declared)
+    assert len(defs) == 9  # the include guard's macro besides the eight above
 
 
 THREADED_H = """#ifdef THREADS
@@ -273,7 +316,7 @@ def test_cpp_methods_templates_operators_and_constructors() -> None:
     assert _span(defs["App._parse_arg"]) == ("method", 19, 26)
     assert _span(defs["Emitter.operator<<"]) == ("method", 28, 30)
     ctor = [d for d in definitions(CLI11_HPP, "x.cpp") if d.qualname == "Emitter.Emitter"]
-    assert [(d.start, d.end) for d in ctor] == [(16, 17)]
+    assert [(d.start, d.end) for d in ctor] == [(11, 11), (16, 17)]  # its declaration, its definition
 
 
 # nlohmann/json's shape: explicit specializations name the template arguments before the "(".
