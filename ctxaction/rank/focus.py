@@ -17,11 +17,14 @@ from ctxaction.rank.board import Hints
 from ctxaction.rank.callees import local_calls
 from ctxaction.rank.evidence import Query, score_definitions
 from ctxaction.rank.weights import definition_weights
+from ctxaction.repo.kinds import language_of
 from ctxaction.repo.symbols import Definition, definitions
+from ctxaction.repo.symbols_lex import C_FAMILY
 from ctxaction.text import fences
 
 MAX_BODY_LINES = 160  # a longer definition is focused on its head and the evidence inside
 HEAD_LINES = 25
+DOC_LINES = 30
 LINE_CONTEXT = 3
 MAX_DEFS = 16
 # Windows inside a definition too long to show whole.
@@ -90,6 +93,7 @@ def build_focus(
         if path.lower().endswith((".md", ".markdown")):
             _section_ends(spans, lines)
     weights = definition_weights()
+    prototypes = language_of(path) in C_FAMILY  # the languages whose declarations are definitions
     recent_points = weights.get("recent", 0.0)  # a recent change's pull on a long body's windows
     scored = score_definitions(defs, hints, query, weights)
     if scored:
@@ -107,7 +111,7 @@ def build_focus(
                 )
                 spans.add(d.start, min(first_member - 1, d.start + HEAD_LINES), weight, f"{why} (class head)")
             elif d.end - d.start + 1 <= MAX_BODY_LINES:
-                spans.add(d.start, d.end, weight, why)
+                spans.add(_declaration_doc(lines, d) if prototypes else d.start, d.end, weight, why)
             else:
                 spans.add(d.start, d.start + HEAD_LINES, weight, f"{why} (head)")
                 for line in _evidence_lines(hints, d, query, recent_points):
@@ -121,6 +125,22 @@ def build_focus(
     if n_lines <= SMALL_FILE_LINES and not hints.habit:
         spans.add(1, n_lines, 0.45, "whole file (short)")
     return sorted(spans.items, key=lambda f: (-f.weight, f.start))
+
+
+def _declaration_doc(lines: list[str], d: Definition) -> int:
+    """First line of a C/C++ declaration's doc comment (a header's prototype is documented right
+    above it, and a fix to a documented function often changes that text), or the declaration's
+    own start; a definition with a body starts at its own line."""
+    if d.kind not in ("function", "method") or not lines[d.end - 1].rstrip().endswith(";"):
+        return d.start
+    top = d.start - 1  # 1-based line above
+    if top >= 1 and lines[top - 1].rstrip().endswith("*/"):
+        while top > 1 and d.start - top < DOC_LINES and "/*" not in lines[top - 1]:
+            top -= 1
+        return top if "/*" in lines[top - 1] else d.start
+    while top >= 1 and d.start - top < DOC_LINES and lines[top - 1].lstrip().startswith("//"):
+        top -= 1
+    return top + 1
 
 
 def note_calls(hints: Hints, defs: list[Definition], lines: list[str]) -> None:

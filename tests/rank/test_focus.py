@@ -203,3 +203,43 @@ def test_a_tied_commits_biggest_runs_get_windows() -> None:
     # The biggest runs go first: of the one-line runs, the last ones are left out.
     assert windows[-1] == (277, 283)
     assert all(f.weight == focus.COMMIT_WEIGHT for f in spans if f.why == why)
+
+
+ZSTD_H = """#include <stddef.h>
+
+/*! zstd_frame_size() :
+ *  `src` should point to the start of a frame.
+ *  @return : size of the frame header */
+ZSTDLIB_API size_t zstd_frame_size(const void* src, size_t srcSize);
+
+// Resets the context.
+// Keeps its parameters.
+ZSTDLIB_API size_t zstd_reset(void* ctx);
+ZSTDLIB_API size_t zstd_free(void* ctx);
+
+/* A separate note about what follows. */
+
+size_t zstd_frame_size(const void* src, size_t srcSize)
+{
+    return srcSize;
+}
+"""
+
+
+def test_a_prototype_is_focused_with_its_doc_comment_and_a_body_without() -> None:
+    # A C header's API is its prototypes; their documentation is right above them, and the fix to
+    # a documented function often changes that text.
+    hints = Hints()
+    for name in ("zstd_frame_size", "zstd_reset", "zstd_free"):
+        hints.defined[name] = 1.0
+    spans = {(f.start, f.end) for f in build_focus("lib/zstd.h", ZSTD_H, hints, Query())}
+    assert (3, 6) in spans  # the block comment, then the prototype
+    assert (8, 10) in spans  # line comments
+    assert (11, 11) in spans  # no comment of its own: the prototype above is none
+    assert (15, 18) in spans  # a definition with a body starts at its own line
+    # Elsewhere a statement ending in ";" is no prototype: a JS arrow function keeps its start.
+    js = "/** Parses. */\nexport const parse = (s) => s.trim();\n"
+    hints = Hints()
+    hints.defined["parse"] = 1.0
+    named = [(f.start, f.end) for f in build_focus("lib/parse.js", js, hints, Query()) if "parse" in f.why]
+    assert named == [(2, 2)]
