@@ -130,8 +130,10 @@ def build_focus(
 def _declaration_doc(lines: list[str], d: Definition) -> int:
     """First line of a C/C++ declaration's doc comment (a header's prototype is documented right
     above it, and a fix to a documented function often changes that text), or the declaration's
-    own start; a definition with a body starts at its own line."""
-    if d.kind not in ("function", "method") or not lines[d.end - 1].rstrip().endswith(";"):
+    own start; a definition with a body starts at its own line, and so does a class's member: its
+    documented declarations would spend a header's share on comments (CLI11's App.hpp crowded out
+    the fix's lines in App_inl.hpp on the polyglot set; the training set was even)."""
+    if d.parent or d.kind not in ("function", "method") or not lines[d.end - 1].rstrip().endswith(";"):
         return d.start
     top = d.start - 1  # 1-based line above
     if top >= 1 and lines[top - 1].rstrip().endswith("*/"):

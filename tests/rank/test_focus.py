@@ -237,6 +237,12 @@ def test_a_prototype_is_focused_with_its_doc_comment_and_a_body_without() -> Non
     assert (8, 10) in spans  # line comments
     assert (11, 11) in spans  # no comment of its own: the prototype above is none
     assert (15, 18) in spans  # a definition with a body starts at its own line
+    # A class's member declarations start at their own line, documented or not.
+    cpp = "class Stream {\n  public:\n    /// Reads n bytes.\n    int read(char *buf, size_t n);\n};\n"
+    hints = Hints()
+    hints.defined["read"] = 1.0
+    spans = build_focus("io.hpp", cpp, hints, Query())
+    assert [(f.start, f.end) for f in spans if f.why.startswith("Stream.read")] == [(4, 4)]
     # Elsewhere a statement ending in ";" is no prototype: a JS arrow function keeps its start.
     js = "/** Parses. */\nexport const parse = (s) => s.trim();\n"
     hints = Hints()
