@@ -23,6 +23,7 @@ MAX_STATEMENT_LINES = 400
 _CONTINUATIONS = (".", "?", ":", "+", "|")
 _TOKENS = re.compile(r"[()\[\]{};]")
 _ANNOTATION = re.compile(r"\s*(?:@[\w.]+(?:\(.*\))?|#!?\[.*\]|\[\[.*\]\]|\[[\w.]+(?:\(.*\))?\])\s*$")
+_TYPEDEF_NAME = re.compile(r"\s*\**\s*([A-Za-z_]\w*)\s*[;,\[]")
 _TEST_MARK = re.compile(r"#\[(?:cfg\(test\)|(?:\w+::)*test\b)|@(?:\w+\.)*(?:Test|ParameterizedTest)\b")
 
 
@@ -59,9 +60,12 @@ def brace_definitions(lines: list[str], lang: str) -> list[Definition]:
                 closed = stack.pop()
                 if closed.definition is not None:
                     f, start, parent = closed.definition
-                    out.append(Definition(f.name, f.kind, start, i + 1, parent, closed.in_test))
+                    alias = _TYPEDEF_NAME.match(code, m.end()) if f.typedef else None
+                    name = alias.group(1) if alias else f.name
+                    if name:
+                        out.append(Definition(name, f.kind, start, i + 1, parent, closed.in_test))
     for opened in stack:  # never closed: runs to the end of the file
-        if opened.definition is not None:
+        if opened.definition is not None and opened.definition[0].name:
             f, start, parent = opened.definition
             out.append(Definition(f.name, f.kind, start, len(lines), parent, opened.in_test))
     out.sort(key=lambda d: (d.start, -d.end))

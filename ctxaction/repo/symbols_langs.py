@@ -23,6 +23,7 @@ class Found:
     kind: str
     block: str = ""
     parent: str = ""
+    typedef: bool = False  # a C typedef: the name after the closing brace names it ("" until then)
 
 
 @dataclass
@@ -213,6 +214,8 @@ _C_TYPE = re.compile(
     r"(?:\w+(?:\s*\(.*?\))?\s+)*?(\w+)\s*(?:final\s*)?(?::[^;{]*)?"
 )
 _DEFINE = re.compile(r"\s*#\s*define\s+(\w+)")
+# ``typedef enum {`` … ``} ZSTD_strategy;``: the name code uses comes after the body, if at all before.
+_C_TYPEDEF = re.compile(r"typedef\s+(?:struct|union|enum)(?:\s+(\w+))?\s*")
 # Statements that are no prototype: a typedef, an access label run into the next line (``public:``
 # then ``int f();``: the next line is tried on its own), a function pointer ``int (*cb)(void);``.
 _NOT_PROTOTYPE = re.compile(r"\s*(?:typedef\b|(?:public|private|protected)\s*:(?!:)|[^(]*\(\s*[*^])")
@@ -226,6 +229,8 @@ def _c(header: str, raw: str, ctx: Opened, body: bool) -> Found | None:
     # A declaration without a body (``ZSTDLIB_API size_t ZSTD_frameHeaderSize(const void* src, …);``,
     # ``void paint(Canvas &c) const;`` in a class) is a definition too: a C header's API is its
     # prototypes, and an issue naming one should focus that line, not a macro whose name holds it.
+    if body and (m := _C_TYPEDEF.fullmatch(header)):
+        return Found(m.group(1) or "", "type", "class", typedef=True)
     if body and (m := _C_TYPE.fullmatch(header)):
         return Found(m.group(1), "type", "class")
     if not body and _NOT_PROTOTYPE.match(header):

@@ -239,6 +239,35 @@ def test_c_prototypes_are_definitions_and_other_statements_are_not() -> None:
     assert len(defs) == 9  # the include guard's macro besides the eight above
 
 
+TYPEDEFS_H = """typedef enum {
+    ZSTD_fast = 1,
+    ZSTD_dfast = 2
+} ZSTD_strategy;
+
+typedef struct ZSTD_inBuffer_s {
+    const void* src;
+} ZSTD_inBuffer, *ZSTD_inBufferPtr;
+
+typedef union {
+    int i;
+}
+value_t;
+
+struct plain { int x; };
+"""
+
+
+def test_c_typedefs_are_named_after_their_body() -> None:
+    # The name code uses follows the closing brace: an anonymous typedef is named there, a named
+    # one takes it over its tag.
+    defs = _by_qualname(TYPEDEFS_H, "lib/zstd.h")
+    assert _span(defs["ZSTD_strategy"]) == ("type", 1, 4)
+    assert _span(defs["ZSTD_inBuffer"]) == ("type", 6, 8)
+    assert _span(defs["plain"]) == ("type", 15, 15)
+    # A name on a line of its own is not looked for: that anonymous union stays unnamed.
+    assert set(defs) == {"ZSTD_strategy", "ZSTD_inBuffer", "plain"}
+
+
 THREADED_H = """#ifdef THREADS
 int Stream::parse(Doc &doc) {
     return parse_async(doc);
