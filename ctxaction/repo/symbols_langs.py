@@ -226,13 +226,13 @@ def _c(header: str, raw: str, ctx: Opened, body: bool) -> Found | None:
         return Found(m.group(1), "macro")
     if ctx.kind not in ("top", "class", "ns"):
         return None
-    # A declaration without a body (``ZSTDLIB_API size_t ZSTD_frameHeaderSize(const void* src, …);``,
-    # ``void paint(Canvas &c) const;`` in a class) is a definition too: a C header's API is its
-    # prototypes, and an issue naming one should focus that line, not a macro whose name holds it.
     if body and (m := _C_TYPEDEF.fullmatch(header)):
         return Found(m.group(1) or "", "type", "class", typedef=True)
     if body and (m := _C_TYPE.fullmatch(header)):
         return Found(m.group(1), "type", "class")
+    # A declaration without a body (``ZSTDLIB_API size_t ZSTD_frameHeaderSize(const void* src, …);``,
+    # ``void paint(Canvas &c) const;`` in a class) is a definition too: a C header's API is its
+    # prototypes, and an issue naming one should focus that line, not a macro whose name holds it.
     if not body and _NOT_PROTOTYPE.match(header):
         return None
     named = function_name(header)
