@@ -8,7 +8,6 @@ imported only when a template is rendered (:mod:`ctxaction.render.templated`): J
 
 from __future__ import annotations
 
-import json
 from typing import Any, Literal, cast
 
 from ctxaction.model import Candidate, Package, PackedFile
@@ -51,7 +50,7 @@ class FormatMeasure:
 
     def _escape(self, text: str) -> str:
         if self.fmt == "json":
-            return json.dumps(text, ensure_ascii=False)[1:-1]
+            return compact(text)[1:-1]
         return xml_escape(text) if self.fmt == "xml" else text
 
     def text_cost(self, text: str) -> int:
