@@ -28,6 +28,18 @@ SPELLING_FACTOR = 0.75
 # A dispatch prefix (`visit_`, `_print_`, `handleX`, `on_`) is a short verb before the name it handles.
 _MAX_PREFIX = 9
 _MIN_HANDLED = 3
+# A variable this long holds code or a table a fix edits (a CLI command's struct literal with its
+# Run closure, a list of supported models): it owns its lines and is scored on them as a function
+# is, at a discount, since most long variables are data whose words match by chance (a setup.py's
+# dependency lists; at full points they crowded out the files beside them: bench/train/README.md).
+LONG_VARIABLE = 5
+LONG_VARIABLE_FACTOR = 0.5
+
+
+def scored_on_lines(d: Definition) -> bool:
+    """Whether ``d`` owns its lines and is scored on them: every definition but a short variable
+    or a member one (a class's table stays its class's)."""
+    return d.kind != "variable" or (not d.parent and d.end - d.start + 1 >= LONG_VARIABLE)
 
 
 @dataclass(frozen=True)
@@ -89,16 +101,17 @@ class Scored:
 
 
 def owned_runs(defs: list[Definition]) -> dict[int, list[tuple[int, int]]]:
-    """Per definition (by index), the runs of lines that no nested non-variable definition holds:
-    a class owns its head, not its methods. Definitions are visited by start; each nested one is
-    taken from its innermost enclosing one, whose owned lines are the gaps its children leave
-    (runs, not sets: a 100,000-line class costs as much as a short one)."""
+    """Per definition (by index), the runs of lines that no nested definition holds: a class owns
+    its head, not its methods; a variable owns lines only when :func:`scored_on_lines`. Definitions
+    are visited by start; each nested one is taken from its innermost enclosing one, whose owned
+    lines are the gaps its children leave (runs, not sets: a 100,000-line class costs as much as a
+    short one)."""
     children: dict[int, list[tuple[int, int]]] = {}
     stack: list[int] = []
     visited: list[int] = []
     for i in sorted(range(len(defs)), key=lambda i: (defs[i].start, -defs[i].end)):
         d = defs[i]
-        if d.kind == "variable":
+        if not scored_on_lines(d):
             continue
         while stack and defs[stack[-1]].end < d.start:
             stack.pop()
@@ -160,7 +173,7 @@ class LineEvidence:
 
 
 def gather(defs: list[Definition], hints: Hints) -> dict[int, LineEvidence]:
-    """:meth:`LineEvidence.of_lines` for every non-variable definition at once: each hint line is
+    """:meth:`LineEvidence.of_lines` for every definition that owns lines, at once: each hint line is
     handed to the definitions owning it, so the cost grows with definitions plus hint lines, not
     their product (a generated file holds tens of thousands of definitions)."""
     runs = owned_runs(defs)
@@ -247,7 +260,7 @@ def features(
     ``owned``: its owned lines, or their evidence already gathered (:func:`gather`)."""
     f: dict[str, float] = {}
     whys: list[str] = []
-    if d.kind == "variable":
+    if not scored_on_lines(d):
         strength = hints.defined.get(d.name)
         if strength is not None:
             # CONSTANT_NAMES are settings an issue quotes; a plain word is usually a coincidence.
@@ -332,6 +345,8 @@ def score_definitions(
     for i, d in enumerate(defs):
         f, whys = features(d, evidence.get(i) or LineEvidence(), hints, query, subwords)
         p = points(f, weights, d.in_test and d.kind != "variable")
+        if d.kind == "variable" and scored_on_lines(d):
+            p *= LONG_VARIABLE_FACTOR
         if p > 0:
             out.append(Scored(p, d, f"{d.qualname}: {'; '.join(whys)}" if whys else d.qualname, f))
     out.sort(key=lambda s: (-s.points, s.definition.start))

@@ -103,7 +103,7 @@ def build_focus(
             points, d, why = s.points, s.definition, s.why
             weight = 0.25 + 0.7 * points / best
             focused.append((d, weight))
-            if d.kind == "variable":
+            if d.kind == "variable" and d.end - d.start + 1 <= MAX_BODY_LINES:
                 spans.add(d.start - 1, d.end + 1, weight, why)
             elif d.kind == "class":
                 first_member = next(

@@ -9,21 +9,22 @@ from collections.abc import Mapping
 
 from ctxaction.mentions.words import is_code_like, split_identifier
 from ctxaction.rank.board import Hints
-from ctxaction.rank.evidence import Query, Scored, handled_name, points
+from ctxaction.rank.evidence import LONG_VARIABLE_FACTOR, Query, Scored, handled_name, points, scored_on_lines
 from ctxaction.rank.weights import definition_weights
 from ctxaction.repo.symbols_model import Definition
 
 
 def owned_lines(defs: list[Definition]) -> dict[int, set[int]]:
-    """Per definition (by index), its lines that no nested non-variable definition holds: a class
-    owns its head, not its methods. Linear in the number of lines and definitions: definitions are
-    visited by start, each nested one removed from its innermost enclosing one."""
+    """Per definition (by index), its lines that no nested definition holds: a class owns its head,
+    not its methods; a variable only when ``scored_on_lines``. Linear in the number of lines and
+    definitions: definitions are visited by start, each nested one removed from its innermost
+    enclosing one."""
     owned: dict[int, set[int]] = {}
     stack: list[int] = []
     order = sorted(range(len(defs)), key=lambda i: (defs[i].start, -defs[i].end))
     for i in order:
         d = defs[i]
-        if d.kind == "variable":
+        if not scored_on_lines(d):
             continue
         while stack and defs[stack[-1]].end < d.start:
             stack.pop()
@@ -40,7 +41,7 @@ def features(
     """The definition's evidence features (each ≥ 0) and the reasons they give, strongest first."""
     f: dict[str, float] = {}
     whys: list[str] = []
-    if d.kind == "variable":
+    if not scored_on_lines(d):
         strength = hints.defined.get(d.name)
         if strength is not None:
             # CONSTANT_NAMES are settings an issue quotes; a plain word is usually a coincidence.
@@ -108,6 +109,8 @@ def score_definitions(
     for i, d in enumerate(defs):
         f, whys = features(d, owned.get(i, set()), hints, query, subwords)
         p = points(f, weights, d.in_test and d.kind != "variable")
+        if d.kind == "variable" and scored_on_lines(d):
+            p *= LONG_VARIABLE_FACTOR
         if p > 0:
             out.append(Scored(p, d, f"{d.qualname}: {'; '.join(whys)}" if whys else d.qualname, f))
     out.sort(key=lambda s: (-s.points, s.definition.start))

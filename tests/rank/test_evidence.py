@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from ctxaction.rank.board import Hints
 from ctxaction.rank.evidence import (
+    LONG_VARIABLE_FACTOR,
     SPELLING_FACTOR,
     Query,
     features,
     handled_name,
     owned_lines,
+    points,
     score_definitions,
 )
 from ctxaction.rank.weights import definition_weights, file_weights
@@ -113,3 +115,48 @@ def test_the_issues_name_in_another_case_convention_counts_as_defined() -> None:
     python = definitions("def list_object_versions(b):\n    return b\n", "s3.py")
     snake = score_definitions(python, Hints(), query)
     assert [s.definition.name for s in snake] == ["list_object_versions"]
+
+
+COBRA_GO = (
+    "package main\n"
+    "\n"
+    "var initCmd = &cobra.Command{\n"  # 3
+    '\tUse: "init",\n'
+    "\tRunE: func(cmd *cobra.Command, args []string) error {\n"
+    '\t\treturn installHooks(cmd, "claude")\n'  # 6
+    "\t},\n"
+    "}\n"
+    "\n"
+    'var agent = "claude"\n'  # 10
+    "\n"
+    "func installHooks(cmd *cobra.Command, name string) error {\n"
+    "\treturn nil\n"
+    "}\n"
+)
+
+
+def test_a_long_variable_is_scored_on_its_lines_at_a_discount() -> None:
+    # A CLI command is a struct literal whose Run closure holds the command's code.
+    defs = definitions(COBRA_GO, "cmd/init.go")
+    assert [(d.name, d.kind) for d in defs][:2] == [("initCmd", "variable"), ("agent", "variable")]
+    hints = Hints(keyword_lines={6: {"claude"}, 10: {"claude"}}, use_lines={6: (1.0, "installHooks")})
+    scored = score_definitions(defs, hints, Query(idf={"claude": 2.0}))
+    by_name = {s.definition.name: s for s in scored}
+    # The one-line variable owns no lines: its keyword hit scores nothing.
+    assert set(by_name) == {"initCmd"}
+    command = by_name["initCmd"]
+    assert command.features["keywords"] > 0 and command.features["uses"] == 1.0
+    unscaled = points(command.features, definition_weights(), False)
+    assert command.points == unscaled * LONG_VARIABLE_FACTOR
+
+
+def test_a_long_variable_inside_a_class_leaves_its_lines_to_the_class() -> None:
+    text = (
+        "class Settings:\n    TABLE = {\n        'a': 1,\n        'b': 2,\n        'c': 3,\n    }\n\n"
+        "MODELS = [\n    'gpt',\n    'claude',\n    'llama',\n]\n"
+    )
+    defs = definitions(text, "settings.py")
+    owned = owned_lines(defs)
+    by_name = {d.name: owned.get(i) for i, d in enumerate(defs)}
+    assert by_name["TABLE"] is None and {2, 3, 4} <= by_name["Settings"]
+    assert by_name["MODELS"] == set(range(8, 13))
