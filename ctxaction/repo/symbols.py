@@ -197,15 +197,37 @@ def _py_block_end(lines: list[str], in_string: list[bool], i: int, indent: int) 
 
 
 _PY_STRING = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'')
+_PY_TRIPLE = re.compile(r'"""|\'\'\'')
 
 
 def _py_statement_end(lines: list[str], i: int) -> int:
-    """Last line of a Python assignment: brackets balanced and no backslash continuation."""
+    """Last line of a Python assignment: brackets balanced, no backslash continuation and no
+    triple-quoted string left open (a template's text is its variable's)."""
     depth = 0
+    quote = ""  # the triple quote of a string still open from an earlier line
     for j in range(i, min(len(lines), i + 3000)):
-        code = _PY_STRING.sub('""', lines[j])
+        code = lines[j]
+        if quote:
+            k = code.find(quote)
+            if k < 0:
+                continue
+            code = code[k + 3 :]
+        code, quote = _outside_triple_quotes(code)
+        code = _PY_STRING.sub('""', code)
         depth += code.count("(") + code.count("[") + code.count("{")
         depth -= code.count(")") + code.count("]") + code.count("}")
-        if depth <= 0 and not lines[j].rstrip().endswith("\\"):
+        if depth <= 0 and not quote and not lines[j].rstrip().endswith("\\"):
             return j + 1
     return i + 1
+
+
+def _outside_triple_quotes(code: str) -> tuple[str, str]:
+    """``code`` without its triple-quoted strings, and the triple quote of one it leaves open."""
+    out = []
+    while (m := _PY_TRIPLE.search(code)) is not None:
+        out.append(code[: m.start()])
+        close = code.find(m.group(0), m.end())
+        if close < 0:
+            return "".join(out), m.group(0)
+        code = code[close + 3 :]
+    return "".join(out) + code, ""

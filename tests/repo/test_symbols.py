@@ -54,6 +54,27 @@ def test_python_scanner_matches_ast() -> None:
     assert by_ast == by_scan
 
 
+PY_TEMPLATES = (
+    'TEMPLATE = """<Rules>\n'
+    "  <ID>{{ rule.id }}</ID>\n"
+    "</Rules>\n"
+    '"""\n'
+    "PAIR = \"\"\"a\"\"\" + '''b'''\n"
+    "DOC = textwrap.dedent(\n"
+    '    """\n'
+    "    (\n"
+    '    """\n'
+    ")\n"
+)
+
+
+def test_python_variable_spans_run_to_the_end_of_their_triple_quoted_strings() -> None:
+    # A template's text is its variable's: the scanner agrees with ast on where each one ends.
+    spans = {d.name: (d.start, d.end) for d in definitions(PY_TEMPLATES, "responses.py")}
+    assert spans == {"TEMPLATE": (1, 4), "PAIR": (5, 5), "DOC": (6, 10)}
+    assert spans == {d.name: (d.start, d.end) for d in python_ast(PY_TEMPLATES)}
+
+
 def test_python2_code_still_parses() -> None:
     text = "def old(x):\n    print 'hi'\n    return x\n\nclass A:\n    def m(self):\n        raise E, 'x'\n"
     assert _spans(text, "old.py") == {
