@@ -117,15 +117,18 @@ _TRIPLE = re.compile(r"\"\"\"|'''")
 
 def _python_scan(lines: list[str]) -> list[Definition]:
     """Indentation-based definitions; triple-quoted strings do not end a block."""
-    in_string = [False] * len(lines)  # line starts inside a triple-quoted string
+    # The triple quote of the string each line starts inside ("" when none); the last entry is
+    # the state after the last line.
+    in_string = [""] * (len(lines) + 1)
     open_quote = ""
     for i, line in enumerate(lines):
-        in_string[i] = bool(open_quote)
+        in_string[i] = open_quote
         for q in _TRIPLE.finditer(line):
             if not open_quote:
                 open_quote = q.group(0)
             elif q.group(0) == open_quote:
                 open_quote = ""
+    in_string[len(lines)] = open_quote
     out: list[Definition] = []
     stack: list[tuple[int, str, bool]] = []  # (indent, name, is a class)
     for i, line in enumerate(lines):
@@ -142,7 +145,8 @@ def _python_scan(lines: list[str]) -> list[Definition]:
         if v is not None:
             # Module constants and class attributes; assignments inside functions are locals.
             if not stack or stack[-1][2]:
-                out.append(Definition(_group(v, 2), "variable", i + 1, _py_statement_end(lines, i), parent))
+                end = _py_statement_end(lines, in_string, i)
+                out.append(Definition(_group(v, 2), "variable", i + 1, end, parent))
             continue
         assert m is not None
         end = _py_block_end(lines, in_string, i, indent)
@@ -176,7 +180,7 @@ def _py_decorated_start(lines: list[str], i: int, indent: int) -> int:
     return start
 
 
-def _py_block_end(lines: list[str], in_string: list[bool], i: int, indent: int) -> int:
+def _py_block_end(lines: list[str], in_string: list[str], i: int, indent: int) -> int:
     end = i + 1
     depth = 0
     for j in range(i, len(lines)):
@@ -197,37 +201,32 @@ def _py_block_end(lines: list[str], in_string: list[bool], i: int, indent: int) 
 
 
 _PY_STRING = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'')
-_PY_TRIPLE = re.compile(r'"""|\'\'\'')
 
 
-def _py_statement_end(lines: list[str], i: int) -> int:
+def _py_statement_end(lines: list[str], in_string: list[str], i: int) -> int:
     """Last line of a Python assignment: brackets balanced, no backslash continuation and no
     triple-quoted string left open (a template's text is its variable's)."""
     depth = 0
-    quote = ""  # the triple quote of a string still open from an earlier line
     for j in range(i, min(len(lines), i + 3000)):
-        code = lines[j]
-        if quote:
-            k = code.find(quote)
-            if k < 0:
-                continue
-            code = code[k + 3 :]
-        code, quote = _outside_triple_quotes(code)
-        code = _PY_STRING.sub('""', code)
+        code = _PY_STRING.sub('""', _outside_triple_quotes(lines[j], in_string[j]))
         depth += code.count("(") + code.count("[") + code.count("{")
         depth -= code.count(")") + code.count("]") + code.count("}")
-        if depth <= 0 and not quote and not lines[j].rstrip().endswith("\\"):
+        if depth <= 0 and not in_string[j + 1] and not lines[j].rstrip().endswith("\\"):
             return j + 1
     return i + 1
 
 
-def _outside_triple_quotes(code: str) -> tuple[str, str]:
-    """``code`` without its triple-quoted strings, and the triple quote of one it leaves open."""
-    out = []
-    while (m := _PY_TRIPLE.search(code)) is not None:
-        out.append(code[: m.start()])
-        close = code.find(m.group(0), m.end())
-        if close < 0:
-            return "".join(out), m.group(0)
-        code = code[close + 3 :]
-    return "".join(out) + code, ""
+def _outside_triple_quotes(line: str, quote: str) -> str:
+    """``line`` without the text of its triple-quoted strings (``quote``: the one it starts inside),
+    quotes paired as :func:`_python_scan` pairs them."""
+    out: list[str] = []
+    pos = 0
+    for q in _TRIPLE.finditer(line):
+        if not quote:
+            out.append(line[pos : q.start()])
+            quote = q.group(0)
+        elif q.group(0) == quote:
+            quote, pos = "", q.end()
+    if not quote:
+        out.append(line[pos:])
+    return "".join(out)
