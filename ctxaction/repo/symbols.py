@@ -112,22 +112,55 @@ def python_ast(text: str) -> list[Definition]:
 
 _PY_DEF = re.compile(r"^(\s*)(?:async\s+)?(def|class)\s+(\w+)")
 _PY_VAR = re.compile(r"^(\s*)([A-Za-z_]\w*)\s*(?::[^=]*)?=(?!=)|^(\s+)([A-Za-z_]\w*)\s*:\s*[\w\"'\[][^=]*$")
-_TRIPLE = re.compile(r"\"\"\"|'''")
+# Outside a string: a triple quote opens one, a single-quoted string runs to its closing quote (or
+# the line's end), ``#`` starts a comment. Triple quotes first: ``"""`` is no empty string.
+_PY_TOKEN = re.compile(r"\"\"\"|'''|\"(?:\\.|[^\"\\])*\"?|'(?:\\.|[^'\\])*'?|#")
+_PY_CLOSE = {q: re.compile(r"\\.|" + q) for q in ('"""', "'''")}
+
+
+def _py_code(line: str, quote: str) -> tuple[str, str]:
+    """The code of ``line``: its text outside strings and comments, each string left as ``""``;
+    and the triple quote still open at its end. ``quote``: the one the line starts inside ("" when
+    none). A quote inside another string or a comment (``"'''"``, ``# ends at \"""``) opens nothing."""
+    if not quote and "\"" not in line and "'" not in line and "#" not in line:
+        return line, ""
+    out: list[str] = []
+    pos = 0
+    while pos < len(line):
+        if quote:
+            close = next((m for m in _PY_CLOSE[quote].finditer(line, pos) if m.group(0) == quote), None)
+            if close is None:
+                return "".join(out), quote
+            out.append('""')
+            quote, pos = "", close.end()
+            continue
+        m = _PY_TOKEN.search(line, pos)
+        if m is None:
+            out.append(line[pos:])
+            break
+        out.append(line[pos : m.start()])
+        token = m.group(0)
+        if token == "#":
+            break
+        if token in _PY_CLOSE:
+            quote = token
+        else:
+            out.append('""')
+        pos = m.end()
+    return "".join(out), quote
 
 
 def _python_scan(lines: list[str]) -> list[Definition]:
-    """Indentation-based definitions; triple-quoted strings do not end a block."""
-    # The triple quote of the string each line starts inside ("" when none); the last entry is
-    # the state after the last line.
+    """Indentation-based definitions; strings and comments do not end a block or open one."""
+    # Each line's code (strings and comments blanked), and the triple quote of the string it
+    # starts inside ("" when none); the last entry is the state after the last line.
+    code: list[str] = []
     in_string = [""] * (len(lines) + 1)
     open_quote = ""
     for i, line in enumerate(lines):
         in_string[i] = open_quote
-        for q in _TRIPLE.finditer(line):
-            if not open_quote:
-                open_quote = q.group(0)
-            elif q.group(0) == open_quote:
-                open_quote = ""
+        text, open_quote = _py_code(line, open_quote)
+        code.append(text)
     in_string[len(lines)] = open_quote
     out: list[Definition] = []
     stack: list[tuple[int, str, bool]] = []  # (indent, name, is a class)
@@ -145,12 +178,12 @@ def _python_scan(lines: list[str]) -> list[Definition]:
         if v is not None:
             # Module constants and class attributes; assignments inside functions are locals.
             if not stack or stack[-1][2]:
-                end = _py_statement_end(lines, in_string, i)
+                end = _py_statement_end(lines, code, in_string, i)
                 out.append(Definition(_group(v, 2), "variable", i + 1, end, parent))
             continue
         assert m is not None
-        end = _py_block_end(lines, in_string, i, indent)
-        start = _py_decorated_start(lines, i, indent)
+        end = _py_block_end(lines, code, in_string, i, indent)
+        start = _py_decorated_start(lines, code, i, indent)
         is_class = m.group(2) == "class"
         in_class = bool(stack) and stack[-1][2]
         kind = "class" if is_class else ("method" if in_class else "function")
@@ -166,13 +199,13 @@ def _group(m: re.Match[str] | None, n: int) -> str:
     return m.group(n) if m.group(n) is not None else m.group(n + 2) or ""
 
 
-def _py_decorated_start(lines: list[str], i: int, indent: int) -> int:
+def _py_decorated_start(lines: list[str], code: list[str], i: int, indent: int) -> int:
     """First line of the decorators above line ``i`` (multi-line decorator calls included)."""
     start = i + 1
     depth = 0
     for j in range(i - 1, max(-1, i - 60), -1):
         stripped = lines[j].strip()
-        depth += stripped.count(")") + stripped.count("]") - stripped.count("(") - stripped.count("[")
+        depth -= _py_depth(code[j])
         if stripped.startswith("@") and depth <= 0 and len(lines[j]) - len(lines[j].lstrip()) == indent:
             start, depth = j + 1, 0
         elif depth <= 0:
@@ -180,18 +213,18 @@ def _py_decorated_start(lines: list[str], i: int, indent: int) -> int:
     return start
 
 
-def _py_block_end(lines: list[str], in_string: list[str], i: int, indent: int) -> int:
+def _py_block_end(lines: list[str], code: list[str], in_string: list[str], i: int, indent: int) -> int:
     end = i + 1
     depth = 0
     for j in range(i, len(lines)):
-        if j > i and in_string[j]:
+        if j == i or depth > 0:
+            depth += _py_depth(code[j])
+            end = j + 1
+            continue
+        if in_string[j]:
             end = j + 1
             continue
         stripped = lines[j].strip()
-        if j == i or depth > 0:
-            depth += stripped.count("(") + stripped.count("[") - stripped.count(")") - stripped.count("]")
-            end = j + 1
-            continue
         if not stripped or stripped.startswith("#"):
             continue
         if len(lines[j]) - len(lines[j].lstrip()) <= indent:
@@ -200,33 +233,20 @@ def _py_block_end(lines: list[str], in_string: list[str], i: int, indent: int) -
     return end
 
 
-_PY_STRING = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'')
+def _py_depth(code: str) -> int:
+    """Brackets ``code`` opens minus those it closes."""
+    return (
+        code.count("(") + code.count("[") + code.count("{")
+        - code.count(")") - code.count("]") - code.count("}")
+    )
 
 
-def _py_statement_end(lines: list[str], in_string: list[str], i: int) -> int:
+def _py_statement_end(lines: list[str], code: list[str], in_string: list[str], i: int) -> int:
     """Last line of a Python assignment: brackets balanced, no backslash continuation and no
     triple-quoted string left open (a template's text is its variable's)."""
     depth = 0
     for j in range(i, min(len(lines), i + 3000)):
-        code = _PY_STRING.sub('""', _outside_triple_quotes(lines[j], in_string[j]))
-        depth += code.count("(") + code.count("[") + code.count("{")
-        depth -= code.count(")") + code.count("]") + code.count("}")
+        depth += _py_depth(code[j])
         if depth <= 0 and not in_string[j + 1] and not lines[j].rstrip().endswith("\\"):
             return j + 1
     return i + 1
-
-
-def _outside_triple_quotes(line: str, quote: str) -> str:
-    """``line`` without the text of its triple-quoted strings (``quote``: the one it starts inside),
-    quotes paired as :func:`_python_scan` pairs them."""
-    out: list[str] = []
-    pos = 0
-    for q in _TRIPLE.finditer(line):
-        if not quote:
-            out.append(line[pos : q.start()])
-            quote = q.group(0)
-        elif q.group(0) == quote:
-            quote, pos = "", q.end()
-    if not quote:
-        out.append(line[pos:])
-    return "".join(out)

@@ -75,6 +75,34 @@ def test_python_variable_spans_run_to_the_end_of_their_triple_quoted_strings() -
     assert spans == {d.name: (d.start, d.end) for d in python_ast(PY_TEMPLATES)}
 
 
+PY_QUOTES_IN_STRINGS_AND_COMMENTS = '''QUOTE = '"""'  # a docstring's opening quotes, as text
+
+
+def strip_docstring(text):
+    # ends at the next """
+    return text.split("\\'\\'\\'")[0]
+
+
+def plot(  # None is hashable :(
+    self,
+    x=None,
+):
+    return x
+
+
+def after():
+    pass
+'''
+
+
+def test_python_quotes_inside_strings_and_comments_open_nothing() -> None:
+    # A triple quote inside a string or a comment, or a bracket in a comment, used to swallow
+    # every definition after it (or stretch one to the file's end).
+    spans = {d.name: (d.start, d.end) for d in definitions(PY_QUOTES_IN_STRINGS_AND_COMMENTS, "doc.py")}
+    assert spans == {"QUOTE": (1, 1), "strip_docstring": (4, 6), "plot": (9, 13), "after": (16, 17)}
+    assert spans == {d.name: (d.start, d.end) for d in python_ast(PY_QUOTES_IN_STRINGS_AND_COMMENTS)}
+
+
 def test_python2_code_still_parses() -> None:
     text = "def old(x):\n    print 'hi'\n    return x\n\nclass A:\n    def m(self):\n        raise E, 'x'\n"
     assert _spans(text, "old.py") == {
