@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+
 from ctxaction.repo.symbols import Definition, definitions, innermost, python_ast
 
 
@@ -92,14 +94,27 @@ def plot(  # None is hashable :(
 
 def after():
     pass
+
+
+HELP = """a \\""" inside stays inside (
+"""
+PATTERN = "#(" + '\\\\'  # a hash, a bracket and a backslash in strings
+
+
+def last():
+    return HELP
 '''
 
 
 def test_python_quotes_inside_strings_and_comments_open_nothing() -> None:
     # A triple quote inside a string or a comment, or a bracket in a comment, used to swallow
     # every definition after it (or stretch one to the file's end).
+    ast.parse(PY_QUOTES_IN_STRINGS_AND_COMMENTS)  # valid Python: the comparison below is with ast itself
     spans = {d.name: (d.start, d.end) for d in definitions(PY_QUOTES_IN_STRINGS_AND_COMMENTS, "doc.py")}
-    assert spans == {"QUOTE": (1, 1), "strip_docstring": (4, 6), "plot": (9, 13), "after": (16, 17)}
+    assert spans == {
+        "QUOTE": (1, 1), "strip_docstring": (4, 6), "plot": (9, 13), "after": (16, 17),
+        "HELP": (20, 21), "PATTERN": (22, 22), "last": (25, 26),
+    }
     assert spans == {d.name: (d.start, d.end) for d in python_ast(PY_QUOTES_IN_STRINGS_AND_COMMENTS)}
 
 
