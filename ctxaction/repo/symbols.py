@@ -152,16 +152,16 @@ def _py_code(line: str, quote: str) -> tuple[str, str]:
 
 def _python_scan(lines: list[str]) -> list[Definition]:
     """Indentation-based definitions; strings and comments do not end a block or open one."""
-    # Each line's code (strings and comments blanked), and the triple quote of the string it
-    # starts inside ("" when none); the last entry is the state after the last line.
+    # Each line's code (strings and comments blanked), and whether it starts inside a
+    # triple-quoted string; the last entry is the state after the last line.
     code: list[str] = []
-    in_string = [""] * (len(lines) + 1)
+    in_string = [False] * (len(lines) + 1)
     open_quote = ""
     for i, line in enumerate(lines):
-        in_string[i] = open_quote
+        in_string[i] = bool(open_quote)
         text, open_quote = _py_code(line, open_quote)
         code.append(text)
-    in_string[len(lines)] = open_quote
+    in_string[len(lines)] = bool(open_quote)
     out: list[Definition] = []
     stack: list[tuple[int, str, bool]] = []  # (indent, name, is a class)
     for i, line in enumerate(lines):
@@ -213,7 +213,7 @@ def _py_decorated_start(lines: list[str], code: list[str], i: int, indent: int) 
     return start
 
 
-def _py_block_end(lines: list[str], code: list[str], in_string: list[str], i: int, indent: int) -> int:
+def _py_block_end(lines: list[str], code: list[str], in_string: list[bool], i: int, indent: int) -> int:
     end = i + 1
     depth = 0
     for j in range(i, len(lines)):
@@ -241,7 +241,7 @@ def _py_depth(code: str) -> int:
     )
 
 
-def _py_statement_end(lines: list[str], code: list[str], in_string: list[str], i: int) -> int:
+def _py_statement_end(lines: list[str], code: list[str], in_string: list[bool], i: int) -> int:
     """Last line of a Python assignment: brackets balanced, no backslash continuation and no
     triple-quoted string left open (a template's text is its variable's)."""
     depth = 0
