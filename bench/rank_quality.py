@@ -74,7 +74,8 @@ def simulate(
     cands: list[Candidate], lines_of: dict[str, list[str]], budget: int, counter: Counter
 ) -> dict[str, set[int]]:
     """The team's packer (``ctxaction.pack.budget.pack_files``) over the top candidates."""
-    from ctxaction.pack.budget import FileSource, pack_files
+    from ctxaction.pack.budget import pack_files
+    from ctxaction.pack.lines import FileSource
 
     sources = [FileSource(c, lines_of[c.path]) for c in cands[:20] if lines_of.get(c.path)]
     packing = pack_files(sources, budget, _Measure(counter), max_files=15, min_files=3, context=3)

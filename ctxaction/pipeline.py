@@ -21,8 +21,9 @@ from ctxaction.config.source import find_config
 from ctxaction.errors import BuildError as BuildError
 from ctxaction.filter import PathFilter, Readable, Redactor, configured_detector, filter_candidates
 from ctxaction.model import Candidate, Excluded, OmittedFile, Package, Task
-from ctxaction.pack.budget import BudgetError, FileSource
+from ctxaction.pack.budget import BudgetError
 from ctxaction.pack.history import fit_text, pack_history
+from ctxaction.pack.lines import FileSource
 from ctxaction.pack.rules import pack_rules, skills_index
 from ctxaction.progress import NO_PROGRESS, Progress
 from ctxaction.rank.resolve import resolve_path

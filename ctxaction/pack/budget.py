@@ -1,8 +1,8 @@
-"""Files into a token budget: every line gets a relevance, the most relevant lines go in first.
+"""Files into a token budget: the most relevant lines go in first.
 
-A line's relevance is its file's weight (its score relative to the best file's, squared, shared
-over the file's spans) times how close it sits to what the signals point at (focus spans, with
-context that fades with distance; the rest of a file a little). The phases, each within what is left:
+Each line's worth comes from :mod:`ctxaction.pack.lines` (its file's damped score ratio, shared
+over the file's spans, times how close the line sits to what the signals point at). The phases,
+each within what is left:
 
 1. pinned lines (required files);
 2. a *glimpse* (the head of its strongest span) of each file in rank order, within a share of the
@@ -32,27 +32,26 @@ from typing import Protocol
 from ctxaction.errors import BudgetError as BudgetError
 from ctxaction.model import Candidate, FileMode, OmittedFile, PackedFile
 from ctxaction.pack import excerpt
-from ctxaction.pack.excerpt import Range
+from ctxaction.pack.lines import (
+    CORE_LINES,
+    FileSource,
+    anchor_distance,
+    core_lines,
+    file_weight,
+    relevance,
+    spread,
+)
 from ctxaction.secure import redact_text
 
 # Share of the files budget the core slices may take before the relevance fill starts.
 CORE_SHARE = 0.4
-CORE_LINES = 30
 # Every file first gets a glimpse (the head of its core) for breadth; the first FULL_CORES files
 # then get their whole core.
 GLIMPSE_LINES = 16
 FULL_CORES = 3
-CORE_CONTEXT = 2
-# Relevance outside focus spans: fades by half every `2 * context` lines past the context.
-CONTEXT_KEEP = 0.4
-SIGNATURE_RELEVANCE = 0.05
 # The best files are packed whole when the rest of each costs at most this share of the files
 # budget (whole is worth it: the fix is often outside the lines the signals point at).
 WHOLE_SHARES = (0.5, 0.3, 0.2)
-# Damping of score ratios between files (1 = proportional to score).
-SCORE_EXPONENT = 2.0
-# Damping of a file's total relevance when its lines compete with other files' (0 = none).
-SPREAD_EXPONENT = 0.5
 # Files longer than this are only ever excerpted.
 WHOLE_FILE_MAX_LINES = 3000
 # Gaps up to this many lines are filled when that costs no more than their marker.
@@ -99,15 +98,6 @@ class Measure(Protocol):
 
 
 
-@dataclass(frozen=True)
-class FileSource:
-    """A candidate with its lines; ``pinned`` lines must go in."""
-
-    candidate: Candidate
-    lines: Sequence[str]
-    pinned: tuple[Range, ...] = ()
-
-
 @dataclass
 class Packing:
     """What the files section holds, what was left out, and the tokens it costs (estimated)."""
@@ -115,82 +105,6 @@ class Packing:
     files: list[PackedFile] = field(default_factory=list)
     omitted: list[OmittedFile] = field(default_factory=list)
     used: float = 0.0
-
-
-def relevance(source: FileSource, context: int) -> tuple[list[float], frozenset[int]]:
-    """Per-line relevance in 0..1 (index 0 = line 1) and the signature line numbers."""
-    n = len(source.lines)
-    signatures = frozenset(excerpt.outline(source.lines, source.candidate.path))
-    # Lines far from every span and signature are worth nothing: no floor that would spend the
-    # fill on any file's filler before another file's evidence (a floor of 0.04 for files up to
-    # WHOLE_FILE_MAX_LINES lines gave line_recall 0.440 on the training set, 0 gives 0.447).
-    rel = [0.0] * n
-    for number in signatures:
-        rel[number - 1] = max(rel[number - 1], SIGNATURE_RELEVANCE)
-    fade = max(2 * context, 2)
-    for focus in source.candidate.focus:
-        start, end = max(1, focus.start), min(n, focus.end)
-        if start > end:
-            continue
-        weight = max(0.0, min(1.0, focus.weight))
-        for i in range(start - 1, end):
-            rel[i] = max(rel[i], weight)
-        for d in range(1, context + 8 * fade + 1):
-            value = weight * CONTEXT_KEEP * (1.0 if d <= context else 0.5 ** ((d - context) / fade))
-            if value <= 0.0:
-                break
-            for i in (start - 1 - d, end - 1 + d):
-                if 0 <= i < n and rel[i] < value:
-                    rel[i] = value
-    return rel, signatures
-
-
-def anchor_distance(n: int, starts: Sequence[int]) -> list[int]:
-    """Per line (index 0 = line 1), the distance to the nearest focus start (line number if none)."""
-    if not starts:
-        return list(range(1, n + 1))
-    marks = sorted({s for s in starts if 1 <= s <= n}) or [1]
-    out = [n] * n
-    j = 0
-    for i in range(n):
-        while j + 1 < len(marks) and abs(marks[j + 1] - (i + 1)) <= abs(marks[j] - (i + 1)):
-            j += 1
-        out[i] = abs(marks[j] - (i + 1))
-    return out
-
-
-def file_weight(score: float, top: float) -> float:
-    """How much a file's lines are worth next to the best file's: a damped score ratio, so the
-    runners-up still get their focus lines when the best file scores far ahead."""
-    if top <= 0:
-        return 1.0
-    return max(score, 0.0) / top if SCORE_EXPONENT == 1 else (max(score, 0.0) / top) ** SCORE_EXPONENT
-
-
-def spread(rel: Sequence[float]) -> float:
-    """How thinly a file's chance of holding the fix is spread over its lines: the damped sum of
-    its relevance. A file with many strong spans is not many times likelier to hold the fix than a
-    file with one, so each of its lines is worth less; the damping keeps big files in the race."""
-    return float(max(1.0, sum(rel)) ** SPREAD_EXPONENT)
-
-
-def _anchors(plan: _Plan) -> list[int]:
-    return anchor_distance(plan.n, [f.start for f in plan.source.candidate.focus])
-
-
-def core_lines(source: FileSource, signatures: frozenset[int], size: int = CORE_LINES) -> list[int]:
-    """The slice a file gets first: its strongest focus span (at most ``size`` lines), else its
-    outline or its head."""
-    n = len(source.lines)
-    spans = [f for f in source.candidate.focus if f.start <= n and f.end >= 1]
-    if spans:
-        best = max(spans, key=lambda f: (f.weight, -(f.end - f.start), -f.start))
-        start = max(1, best.start - CORE_CONTEXT)
-        end = min(n, best.end + CORE_CONTEXT, start + size - 1)
-        return list(range(start, end + 1))
-    if signatures:
-        return sorted(signatures)[: max(1, size // 2)]
-    return list(range(1, min(n, max(1, size // 2)) + 1))
 
 
 @dataclass
@@ -210,6 +124,10 @@ class _Plan:
     @property
     def n(self) -> int:
         return len(self.source.lines)
+
+
+def _anchors(plan: _Plan) -> list[int]:
+    return anchor_distance(plan.n, [f.start for f in plan.source.candidate.focus])
 
 
 class Packer:

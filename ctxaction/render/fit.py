@@ -21,7 +21,8 @@ from collections.abc import Callable, Sequence
 from ctxaction.filter import Redactor
 from ctxaction.model import Package
 from ctxaction.pack import excerpt
-from ctxaction.pack.budget import OVER_BUDGET, BudgetError, FileSource, Packer, Packing
+from ctxaction.pack.budget import OVER_BUDGET, BudgetError, Packer, Packing
+from ctxaction.pack.lines import FileSource
 from ctxaction.pack.weakest import drop_weakest
 from ctxaction.render import FormatMeasure, render
 from ctxaction.tokens import Counter, count_by_parts

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from ctxaction.model import Candidate, Focus
-from ctxaction.pack.budget import JOIN_TOKENS, BudgetError, FileSource, Packer, pack_files
+from ctxaction.pack.budget import JOIN_TOKENS, BudgetError, Packer, pack_files
+from ctxaction.pack.lines import FileSource
 from ctxaction.render import FormatMeasure
 from ctxaction.tokens import get_counter
 
