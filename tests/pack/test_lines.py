@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from ctxaction.model import Candidate, Focus
@@ -42,7 +44,7 @@ def test_focus_span_is_full_weight_and_context_fades_with_distance() -> None:
     # Past it the value halves every 2 * context lines.
     assert rel[52 + 3 + 6 - 1] == pytest.approx(0.8 * CONTEXT_KEEP * 0.5)
     below = [rel[n - 1] for n in range(53, 111) if n not in signatures]
-    assert all(a >= b for a, b in zip(below, below[1:], strict=False))
+    assert all(a >= b for a, b in itertools.pairwise(below))
     assert below[-1] < 0.8 * CONTEXT_KEEP * 0.01
 
 
@@ -57,7 +59,8 @@ def test_lines_far_from_every_span_are_worth_nothing_but_signatures() -> None:
 
 def test_focus_outside_the_file_and_weights_out_of_range_are_clamped() -> None:
     lines = module(2)  # 22 lines
-    rel, _ = relevance(source(lines, [Focus(20, 90, 3.0, "past the end"), Focus(40, 50, 1.0, "gone")]), context=2)
+    spans = [Focus(20, 90, 3.0, "past the end"), Focus(40, 50, 1.0, "gone")]
+    rel, _ = relevance(source(lines, spans), context=2)
     assert len(rel) == len(lines)
     assert rel[19:22] == [1.0, 1.0, 1.0]
 
