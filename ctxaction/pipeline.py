@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,6 +35,7 @@ from ctxaction.repo.warm import WarmRepos
 from ctxaction.sanitize import clean_task
 from ctxaction.secure import PathRules
 from ctxaction.secure.globs import gitignore_spec
+from ctxaction.tokenizer_process import Counting
 from ctxaction.tokens import get_counter
 
 __all__ = ["BudgetError", "BuildError", "BuildOptions", "BuildResult", "build", "build_package", "render"]
@@ -71,6 +71,9 @@ class BuildOptions:
     rules_ref: str | None = None
     history_depth: int | None = None
     agent: str | None = None
+    # Count tokens in a child process (a one-shot build: the CLI, the action); long-lived callers
+    # load the tokenizer once in-process instead.
+    separate_tokenizer: bool = False
 
 
 @dataclass
@@ -117,7 +120,10 @@ def build(
     with repo:
         if not repo.head:
             raise BuildError(f"{repo.root} has no commits yet: commit the code to pack first")
-        return _build(opts, repo, _config(repo, opts.config_path), ranker, progress)
+        config = _config(repo, opts.config_path)
+        model = opts.encoding or config.token_model
+        with Counting(model, opts.allow_estimate, separate=opts.separate_tokenizer) as counting:
+            return _build(opts, repo, config, counting, ranker, progress)
 
 
 def _config(repo: RepoView, explicit: Path | None) -> Config:
@@ -132,7 +138,7 @@ def _config(repo: RepoView, explicit: Path | None) -> Config:
 
 
 def _build(
-    opts: BuildOptions, repo: RepoView, config: Config, ranker: Ranker, progress: Progress
+    opts: BuildOptions, repo: RepoView, config: Config, counting: Counting, ranker: Ranker, progress: Progress
 ) -> BuildResult:
     task, report = clean_task(opts.task)
     preset = agents.get_preset(opts.agent or config.agent)
@@ -146,16 +152,15 @@ def _build(
     task = dataclasses.replace(
         task, title=redactor(task.title, TASK_LABEL), body=redactor(task.body, TASK_LABEL)
     )
-    # Loading the tokenizer's ranks takes half a second of CPU; ranking mostly waits on git. The
-    # inventory goes first: its thousands of short system calls would each wait for the GIL
-    # behind the loading thread.
+    # Loading the tokenizer takes a quarter of a second of CPU, holding the GIL. A one-shot build
+    # loads it in a child process, beside the ranking; otherwise on a thread, after the
+    # inventory, whose thousands of short system calls would each wait for the GIL behind it.
     progress.stage("candidates")
     repo.tracked()
     progress.stage("scores")
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        loading = pool.submit(get_counter, opts.encoding or config.token_model, opts.allow_estimate)
-        candidates = _candidates(repo, task, profile, opts.include, warnings, ranker)
-        counter = loading.result()
+    counting.start()
+    candidates = _candidates(repo, task, profile, opts.include, warnings, ranker)
+    counter = counting.result()
     if not counter.exact:
         warnings.append(f"token counts are estimates: the {counter.encoding} ranks were not available")
     task = dataclasses.replace(task, body=fit_text(task.body, int(total * TASK_SHARE), counter))

@@ -24,6 +24,7 @@ import math
 import os
 import re
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -82,6 +83,9 @@ _SPECS = {
 }
 # sha256 of the decompressed ranks, as pinned in tiktoken_ext/openai_public.py.
 _KNOWN_RANKS = {name: spec.ranks_sha for name, spec in _SPECS.items()}
+KNOWN_ENCODINGS = frozenset(_SPECS)
+# Encodings some counter of this process has loaded (get_counter keeps them).
+_LOADED: set[str] = set()
 
 
 
@@ -115,7 +119,20 @@ class TiktokenCounter:
         known = self._memo.get(text)
         if known is not None:
             return known
-        tokens = len(self._enc.encode_ordinary(text))
+        return self._remember(text, self._lengths((text,))[0])
+
+    def count_many(self, texts: Sequence[str]) -> list[int]:
+        """Tokens of each text: the ones not counted before go to the encoder as one batch."""
+        fresh = [t for t in dict.fromkeys(texts) if t and t not in self._memo]
+        batch = dict(zip(fresh, self._lengths(fresh), strict=True)) if fresh else {}
+        for text, tokens in batch.items():
+            self._remember(text, tokens)
+        return [self._memo.get(t, batch.get(t, 0)) if t else 0 for t in texts]
+
+    def _lengths(self, texts: Sequence[str]) -> list[int]:
+        return [len(self._enc.encode_ordinary(t)) for t in texts]
+
+    def _remember(self, text: str, tokens: int) -> int:
         if self._memo_chars + len(text) <= MEMO_CHARS:
             self._memo[text] = tokens
             self._memo_chars += len(text)
@@ -156,7 +173,7 @@ def count_by_parts(counter: Counter, text: str) -> int:
     """
     if not isinstance(counter, TiktokenCounter) or counter.encoding not in _SPLITTABLE:
         return counter.count(text)
-    return sum(map(counter.count, _PIECE_BREAK.split(text)))
+    return sum(counter.count_many(_PIECE_BREAK.split(text)))
 
 
 def tiktoken_cache_dir() -> str:
@@ -285,7 +302,7 @@ def encoding_for(model_or_encoding: str) -> str:
         ) from exc
 
 
-def _tiktoken_encoding(encoding: str) -> Any:
+def load_encoding(encoding: str) -> Any:
     """A ``tiktoken.Encoding``: built from the checked table when known, else by tiktoken itself."""
     import tiktoken
 
@@ -308,7 +325,7 @@ def get_counter(model_or_encoding: str = DEFAULT_ENCODING, allow_estimate: bool 
     """
     encoding = encoding_for(model_or_encoding)
     try:
-        return TiktokenCounter(encoding, _tiktoken_encoding(encoding))
+        counter = TiktokenCounter(encoding, load_encoding(encoding))
     except Exception as exc:
         if allow_estimate:
             return EstimateCounter(encoding)
@@ -318,3 +335,10 @@ def get_counter(model_or_encoding: str = DEFAULT_ENCODING, allow_estimate: bool 
             "Install bpe-openai==0.1.4, set TIKTOKEN_CACHE_DIR to a folder holding the ranks, "
             "or pass --allow-estimate to count tokens approximately."
         ) from exc
+    _LOADED.add(encoding)
+    return counter
+
+
+def is_loaded(encoding: str) -> bool:
+    """Whether this process holds ``encoding`` already (then counting here costs nothing more)."""
+    return encoding in _LOADED

@@ -186,6 +186,7 @@ def _options(args: argparse.Namespace) -> Any:
         rules_ref=args.rules_ref,
         history_depth=args.history_depth,
         agent=args.agent,
+        separate_tokenizer=True,
     )
 
 
