@@ -1,4 +1,4 @@
-"""Build the polyglot eval set (Multi-SWE-bench records) from cases.tsv, issues/ and git mirrors.
+"""Build an eval set (Multi-SWE-bench records) from its cases.tsv, issues/ and git mirrors.
 
 Each case names a real fix commit and the GitHub issue(s) it resolves. The record's base is the
 fix commit's first parent; its fix_patch is the commit's diff restricted to non-test source files
@@ -8,6 +8,11 @@ issues/<owner>+<name>+<number>.md (first line title, blank line, body), never th
 message.
 
     python bench/polyglot/build_instances.py --mirrors /work/.mirror
+    python bench/polyglot/build_instances.py --mirrors /work/.mirror --set bench/pybig
+
+A set is a folder holding cases.tsv and issues/; instances.json and SOURCES.md are written there.
+Python cases (family ``python``) take ``.py`` files as their source; the others the compiled and
+scripting languages below.
 """
 
 from __future__ import annotations
@@ -22,17 +27,22 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 SOURCE_EXT = {".js", ".mjs", ".cjs", ".ts", ".tsx", ".go", ".rs", ".java",
               ".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh"}
+PYTHON_EXT = {".py"}
 NON_SOURCE_PARTS = {"test", "tests", "testing", "__tests__", "spec", "fixtures", "testdata",
                     "bench", "benches", "benchmark", "benchmarks", "examples", "example",
                     "fuzz", "docs", "doc"}
 
 
-def is_fix_source(path: str) -> bool:
-    """True for a non-test source file whose change belongs in the gold fix_patch."""
+def is_fix_source(path: str, family: str = "") -> bool:
+    """True for a non-test source file of ``family``'s languages whose change belongs in the gold
+    fix_patch."""
     low = path.lower()
-    if Path(low).suffix not in SOURCE_EXT:
+    if Path(low).suffix not in (PYTHON_EXT if family == "python" else SOURCE_EXT):
         return False
     if set(re.split(r"[/._-]", low)) & NON_SOURCE_PARTS:
+        return False
+    name = low.rsplit("/", 1)[-1]
+    if name.startswith("test_") or name == "conftest.py":
         return False
     return not (low.endswith("_test.go") or re.search(r"(test|tests|spec)\.[a-z]+$", low))
 
@@ -50,20 +60,22 @@ def read_issue(path: Path) -> tuple[str, str]:
     return title.strip(), body.lstrip("\n").rstrip() + "\n"
 
 
-def build_record(mirrors: Path, family: str, repo: str, commit: str, numbers: list[int]) -> dict[str, object]:
+def build_record(
+    mirrors: Path, folder: Path, family: str, repo: str, commit: str, numbers: list[int]
+) -> dict[str, object]:
     """One Multi-SWE-bench record for a case line."""
     owner, name = repo.split("/")
     gitdir = mirrors / f"{owner}+{name}" / "repo"
     sha = git(gitdir, "rev-parse", f"{commit}^{{commit}}").strip()
     base = git(gitdir, "rev-parse", f"{sha}^1").strip()
     changed = git(gitdir, "diff", "--name-only", base, sha).split("\n")
-    files = [f for f in changed if f and is_fix_source(f)]
+    files = [f for f in changed if f and is_fix_source(f, family)]
     if not files:
         raise SystemExit(f"{repo}@{commit}: no source file changed")
     patch = git(gitdir, "diff", base, sha, "--", *files)
     issues = []
     for n in numbers:
-        title, body = read_issue(HERE / "issues" / f"{owner}+{name}+{n}.md")
+        title, body = read_issue(folder / "issues" / f"{owner}+{name}+{n}.md")
         issues.append({"number": n, "title": title, "body": body})
     return {"org": owner, "repo": name, "number": numbers[0],
             "instance_id": f"{owner}__{name}-{numbers[0]}", "split": family,
@@ -72,16 +84,16 @@ def build_record(mirrors: Path, family: str, repo: str, commit: str, numbers: li
             "issue_urls": [f"https://github.com/{repo}/issues/{n}" for n in numbers]}
 
 
-def sources_md(records: list[dict[str, object]]) -> str:
+def sources_md(records: list[dict[str, object]], folder: Path) -> str:
     """SOURCES.md: per instance the repo, fix commit, gold files and where the issue text came from."""
-    rows = ["# Sources of the polyglot eval set", "",
+    rows = [f"# Sources of the {folder.name} eval set", "",
             "Every instance is a real GitHub issue and the real commit that fixed it. The issue text "
             "(title + description, no comments, no PR text) was taken from the stored GitHub issue "
             "thread returned by the `search` tool's `issues` corpus for the URL below, and saved "
             "verbatim in `issues/`; a few long descriptions are truncated where the stored excerpt "
             "ended. Base = first parent of the fix commit; gold = the fix commit's changes to "
             "non-test source files. Rebuild with `python bench/polyglot/build_instances.py "
-            "--mirrors /work/.mirror`.", "",
+            f"--mirrors /work/.mirror{'' if folder == HERE else ' --set bench/' + folder.name}`.", "",
             "| instance | family | fix commit | gold files | issue (text source) |",
             "| --- | --- | --- | --- | --- |"]
     for r in records:
@@ -92,21 +104,24 @@ def sources_md(records: list[dict[str, object]]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Write instances.json and SOURCES.md next to this script; returns 0."""
+    """Write the set's instances.json and SOURCES.md; returns 0."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--mirrors", required=True, help="folder of git mirrors (owner+name/repo)")
-    ap.add_argument("--out", default=str(HERE / "instances.json"))
+    ap.add_argument("--set", default=str(HERE), help="the set's folder (default: this one, polyglot)")
+    ap.add_argument("--out", help="instances file (default: instances.json in the set's folder)")
     a = ap.parse_args(argv)
+    folder = Path(a.set).resolve()
+    out = Path(a.out) if a.out else folder / "instances.json"
     records = []
-    for line in (HERE / "cases.tsv").read_text(encoding="utf-8").split("\n"):
+    for line in (folder / "cases.tsv").read_text(encoding="utf-8").split("\n"):
         if not line.strip() or line.startswith("#"):
             continue
         family, repo, commit, nums = line.split("\t")
-        records.append(build_record(Path(a.mirrors), family, repo, commit,
+        records.append(build_record(Path(a.mirrors), folder, family, repo, commit,
                                     [int(n) for n in nums.split(",")]))
-    Path(a.out).write_text(json.dumps(records, indent=1) + "\n", encoding="utf-8")
-    (HERE / "SOURCES.md").write_text(sources_md(records), encoding="utf-8")
-    print(f"{len(records)} records -> {a.out}", file=sys.stderr)
+    out.write_text(json.dumps(records, indent=1) + "\n", encoding="utf-8")
+    (folder / "SOURCES.md").write_text(sources_md(records, folder), encoding="utf-8")
+    print(f"{len(records)} records -> {out}", file=sys.stderr)
     return 0
 
 
