@@ -308,7 +308,7 @@ def features(
         size = max(1, ev.size)
         f["keywords"] = query.rarity(words) / (1.0 + math.log1p(size / 40))
         if not whys:
-            whys.append("keywords " + ", ".join(sorted(words, key=lambda w: -query.idf.get(w, 0.0))[:3]))
+            whys.append("keywords " + ", ".join(sorted(words, key=lambda w: (-query.idf.get(w, 0.0), w))[:3]))
     subs = [w for w in name_words if len(w) >= 2]
     shared = [s for s in subs if s in subwords]
     if shared:

@@ -24,6 +24,8 @@ from ctxaction.text import fences
 
 MAX_BODY_LINES = 160  # a longer definition is focused on its head and the evidence inside
 HEAD_LINES = 25
+# The body of a short class made mostly of its own lines (see _declarative), below its head.
+DECLARATIVE_BODY = 0.7
 DOC_LINES = 30
 LINE_CONTEXT = 3
 MAX_DEFS = 16
@@ -110,6 +112,8 @@ def build_focus(
                     (x.start for x in defs if x.parent == d.name and x.start > d.start), d.end + 1
                 )
                 spans.add(d.start, min(first_member - 1, d.start + HEAD_LINES), weight, f"{why} (class head)")
+                if _declarative(d, defs):  # from its first member: a class of none shows its head
+                    spans.add(first_member, d.end, weight * DECLARATIVE_BODY, f"{why} (class body)")
             elif d.end - d.start + 1 <= MAX_BODY_LINES:
                 spans.add(_declaration_doc(lines, d) if prototypes else d.start, d.end, weight, why)
             else:
@@ -125,6 +129,18 @@ def build_focus(
     if n_lines <= SMALL_FILE_LINES and not hints.habit:
         spans.add(1, n_lines, 0.45, "whole file (short)")
     return sorted(spans.items, key=lambda f: (-f.weight, f.start))
+
+
+def _declarative(d: Definition, defs: list[Definition]) -> bool:
+    """A short class whose lines are mostly its own (fields, a lexer's token table, enum
+    members), not its methods': its body is what it is, so it is shown below its head. A class
+    of methods is shown by its head, each method by its own evidence."""
+    size = d.end - d.start + 1
+    if size > MAX_BODY_LINES:
+        return False
+    members = (x for x in defs if x.parent == d.name and x.kind in ("method", "function"))
+    methods = sum(x.end - x.start + 1 for x in members)
+    return 2 * methods < size
 
 
 def _declaration_doc(lines: list[str], d: Definition) -> int:

@@ -85,7 +85,7 @@ def features(
         rarity = sum(query.idf.get(w, 0.0) for w in words) / query.kw_norm
         f["keywords"] = rarity / (1.0 + math.log1p(size / 40))
         if not whys:
-            whys.append("keywords " + ", ".join(sorted(words, key=lambda w: -query.idf.get(w, 0.0))[:3]))
+            whys.append("keywords " + ", ".join(sorted(words, key=lambda w: (-query.idf.get(w, 0.0), w))[:3]))
     subs = [s for s in split_identifier(d.name) if len(s) >= 2]
     shared = [s for s in subs if s in subwords]
     if shared:

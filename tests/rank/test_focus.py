@@ -249,3 +249,30 @@ def test_a_prototype_is_focused_with_its_doc_comment_and_a_body_without() -> Non
     hints.defined["parse"] = 1.0
     named = [(f.start, f.end) for f in build_focus("lib/parse.js", js, hints, Query()) if "parse" in f.why]
     assert named == [(2, 2)]
+
+
+def test_a_declarative_class_is_focused_on_its_body_a_class_of_methods_on_its_head() -> None:
+    # A lexer is its token table: the issue names the class (KotlinLexer) and the fix is a rule
+    # deep in the table, a class attribute. A class of methods keeps only its head: each method
+    # is focused by its own evidence.
+    table = "".join(f"            (r'rule{i}', Name),\n" for i in range(60))
+    lexer = (
+        "class KotlinLexer(RegexLexer):\n"
+        "    name = 'Kotlin'\n"
+        "    aliases = ['kotlin']\n"
+        "    tokens = {\n"
+        "        'root': [\n" + table + "        ],\n"
+        "    }\n\n\n"
+    )
+    text = lexer + class_with_steps("class Printer(Base):\n", "")
+    hints = Hints()
+    hints.defined["KotlinLexer"] = 1.0
+    hints.defined["Printer"] = 1.0
+    spans = build_focus("jvm.py", text, hints, Query())
+    end = lexer.count("\n") - 2
+    head = next(f for f in spans if f.why.startswith("KotlinLexer") and f.why.endswith("(class head)"))
+    body = next(f for f in spans if f.why.startswith("KotlinLexer") and f.why.endswith("(class body)"))
+    assert (head.start, head.end, body.start, body.end) == (1, 1, 2, end)
+    assert body.weight == round(head.weight * 0.7, 4)
+    printer = [f for f in spans if f.why.startswith("Printer:")]
+    assert [f.why.endswith("(class head)") for f in printer] == [True]
