@@ -71,8 +71,8 @@ class BuildOptions:
     rules_ref: str | None = None
     history_depth: int | None = None
     agent: str | None = None
-    # Count tokens in a child process (a one-shot build: the CLI, the action); long-lived callers
-    # load the tokenizer once in-process instead.
+    # Count tokens in a child process (a one-shot build: the CLI); long-lived callers, and the
+    # action, which renders the package again in other formats, load the tokenizer in-process.
     separate_tokenizer: bool = False
 
 

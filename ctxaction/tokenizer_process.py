@@ -11,7 +11,8 @@ process; it ends with it (at exit, or when its stdin closes).
 
 Whatever goes wrong with the child (no interpreter path, no ``posix_spawn``, ranks it cannot load,
 a crash midway) the parent loads the encoding itself: the same counts, only later. Long-lived
-callers (the MCP server, tests, ``bench/``) load in-process once and never start a child.
+callers (the MCP server, tests, ``bench/``) and the action (it renders the package again in other
+formats, counting in-process) load in-process once and never start a child.
 
 Protocol (big-endian): the child first writes one byte, ``1`` when the encoding is loaded and
 ``0`` when it is not (it then exits). Then each request is ``n`` and ``n`` texts (length and
