@@ -14,9 +14,11 @@ a crash midway) the parent loads the encoding itself: the same counts, only late
 callers (the MCP server, tests, ``bench/``) and the action (it renders the package again in other
 formats, counting in-process) load in-process once and never start a child.
 
-Protocol (big-endian): the child first writes one byte, ``1`` when the encoding is loaded and
-``0`` when it is not (it then exits). Then each request is ``n`` and ``n`` texts (length and
-UTF-8 bytes, lone surrogates passed through), and each answer ``n`` counts.
+Protocol (big-endian): the child first writes one byte, ``1`` when the encoding is loaded, or
+``0`` and the failure's type name on a line when it is not (it then exits: loading in the parent
+would fail the same way, after as long a wait, so the parent reports it at once). Then each request
+is ``n`` and ``n`` texts (length and UTF-8 bytes, lone surrogates passed through), and each answer
+``n`` counts.
 """
 
 from __future__ import annotations
@@ -52,8 +54,8 @@ def serve(encoding: str) -> int:
     out, inp = sys.stdout.buffer, sys.stdin.buffer
     try:
         enc = tokens.load_encoding(encoding)
-    except Exception:  # the parent loads in-process and reports the error itself
-        out.write(_UNAVAILABLE)
+    except Exception as exc:  # the parent reports it, or falls back to the estimate
+        out.write(_UNAVAILABLE + type(exc).__name__.encode("ascii", "replace")[:80] + b"\n")
         out.flush()
         return 0
     out.write(_READY)
@@ -124,19 +126,18 @@ class _Child:
     def __init__(self, proc: Process, encoding: str) -> None:
         self.proc, self.encoding = proc, encoding
         self._lock = threading.Lock()
-        self._connected = False
-        self._counter: ProcessCounter | None = None
+        self._answer: ProcessCounter | str | None = None
 
-    def counter(self) -> ProcessCounter | None:
+    def answer(self) -> ProcessCounter | str:
+        """See :func:`connect` (asked once, remembered)."""
         with self._lock:
-            if not self._connected:
-                self._connected = True
-                self._counter = connect(self.proc, self.encoding)
-            return self._counter
+            if self._answer is None:
+                self._answer = connect(self.proc, self.encoding)
+            return self._answer
 
     def close(self) -> None:
-        if self._counter is not None:
-            self._counter.close()
+        if isinstance(self._answer, ProcessCounter):
+            self._answer.close()
         else:
             self.proc.close()
 
@@ -190,8 +191,12 @@ class Counting:
         raises TokenizerError, or falls back to the estimate, exactly as get_counter does)."""
         if self._loading is not None:
             return self._loading.result()
-        counter = self._child.counter() if self._child is not None else None
-        return counter if counter is not None else tokens.get_counter(self.model, self.allow_estimate)
+        answer = self._child.answer() if self._child is not None else ""
+        if isinstance(answer, ProcessCounter):
+            return answer
+        if answer and self._child is not None:  # the child could not load the ranks: say why now
+            return tokens.unavailable(self._child.encoding, self.allow_estimate, answer)
+        return tokens.get_counter(self.model, self.allow_estimate)
 
     def __enter__(self) -> Counting:
         return self
@@ -215,14 +220,16 @@ def spawn(encoding: str) -> Process | None:
         return None
 
 
-def connect(proc: Process, encoding: str) -> ProcessCounter | None:
-    """The counter served by ``proc`` once it has loaded ``encoding`` (waits for it); None, with
-    the child stopped, when it could not."""
+def connect(proc: Process, encoding: str) -> ProcessCounter | str:
+    """The counter served by ``proc`` once it has loaded ``encoding`` (waits for it). When it could
+    not, the child is stopped and the answer is the type name of its failure, or "" when it
+    ended without saying (then loading in-process is worth a try)."""
     try:
-        ready = proc.stdout.read(1) == _READY
+        status = proc.stdout.read(1)
+        failure = proc.stdout.readline(100) if status == _UNAVAILABLE else b""
     except OSError:
-        ready = False
-    if ready:
+        status, failure = b"", b""
+    if status == _READY:
         return ProcessCounter(encoding, None, _proc=proc)
     proc.close()
-    return None
+    return failure.decode("ascii", "replace").strip()

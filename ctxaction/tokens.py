@@ -327,16 +327,22 @@ def get_counter(model_or_encoding: str = DEFAULT_ENCODING, allow_estimate: bool 
     try:
         counter = TiktokenCounter(encoding, load_encoding(encoding))
     except Exception as exc:
-        if allow_estimate:
-            return EstimateCounter(encoding)
-        raise TokenizerError(
-            f"cannot load the {encoding} ranks for tiktoken ({type(exc).__name__}): no cached copy in "
-            f"{tiktoken_cache_dir()}, none shipped by the bpe-openai package, and the download failed. "
-            "Install bpe-openai==0.1.4, set TIKTOKEN_CACHE_DIR to a folder holding the ranks, "
-            "or pass --allow-estimate to count tokens approximately."
-        ) from exc
+        return unavailable(encoding, allow_estimate, type(exc).__name__)
     _LOADED.add(encoding)
     return counter
+
+
+def unavailable(encoding: str, allow_estimate: bool, failure: str) -> Counter:
+    """When the ranks of ``encoding`` could not be loaded (``failure``: the error's type name):
+    the labelled estimate if allowed, else the TokenizerError saying what to do."""
+    if allow_estimate:
+        return EstimateCounter(encoding)
+    raise TokenizerError(
+        f"cannot load the {encoding} ranks for tiktoken ({failure}): no cached copy in "
+        f"{tiktoken_cache_dir()}, none shipped by the bpe-openai package, and the download failed. "
+        "Install bpe-openai==0.1.4, set TIKTOKEN_CACHE_DIR to a folder holding the ranks, "
+        "or pass --allow-estimate to count tokens approximately."
+    )
 
 
 def is_loaded(encoding: str) -> bool:

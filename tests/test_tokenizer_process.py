@@ -27,7 +27,7 @@ def _child(encoding: str) -> tokenizer_process.ProcessCounter:
     proc = tokenizer_process.spawn(encoding)
     assert proc is not None
     counter = tokenizer_process.connect(proc, encoding)
-    assert counter is not None
+    assert isinstance(counter, tokenizer_process.ProcessCounter)
     return counter
 
 
@@ -69,8 +69,17 @@ def test_a_child_that_cannot_load_says_so_and_exits() -> None:
     argv = [sys.executable, "-I", "-c", tokenizer_process._BOOT,
             str(Path(tokens.__file__).resolve().parent.parent), "nope_base"]  # fmt: skip
     proc = Process(argv, {}, stdin=True, stderr=False)
-    assert tokenizer_process.connect(proc, "nope_base") is None
+    assert tokenizer_process.connect(proc, "nope_base") == "ValueError"  # tiktoken: unknown encoding
     assert proc.poll() is not None
+    # What the parent then does, without loading again: the estimate if allowed, else the error.
+    assert tokens.unavailable("nope_base", True, "ValueError").exact is False
+    with pytest.raises(tokens.TokenizerError, match=r"cannot load the nope_base ranks .*\(ValueError\)"):
+        tokens.unavailable("nope_base", False, "ValueError")
+
+
+def test_a_child_that_ends_without_a_word_leaves_the_loading_to_the_parent() -> None:
+    proc = Process([sys.executable, "-I", "-c", "pass"], {}, stdin=True, stderr=False)
+    assert tokenizer_process.connect(proc, "o200k_base") == ""
 
 
 def test_no_child_for_encodings_without_a_pinned_table() -> None:
