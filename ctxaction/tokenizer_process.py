@@ -167,9 +167,10 @@ def _stop_children() -> None:
 
 
 class Counting:
-    """Where a build's counter comes from: :meth:`start` begins loading it (in the process's
-    tokenizer child when ``separate`` and nothing is loaded here yet, else on a thread),
-    :meth:`result` waits for it, leaving the block stops the thread."""
+    """Where a build's counter comes from. Entering the block starts the process's tokenizer
+    child when ``separate`` and nothing is loaded here yet (as early as possible: it works on
+    another core); otherwise :meth:`start` begins loading on a thread. :meth:`result` waits for
+    the counter; leaving the block stops the thread."""
 
     def __init__(self, model_or_encoding: str, allow_estimate: bool, *, separate: bool) -> None:
         self.model, self.allow_estimate, self.separate = model_or_encoding, allow_estimate, separate
@@ -178,10 +179,7 @@ class Counting:
         self._loading: Future[tokens.Counter] | None = None
 
     def start(self) -> None:
-        """Begin loading (raises TokenizerError for a model tiktoken does not know)."""
-        encoding = tokens.encoding_for(self.model)
-        if self.separate and not tokens.is_loaded(encoding):
-            self._child = _child(encoding)
+        """Begin loading on a thread unless a child does it."""
         if self._child is None:
             self._pool = ThreadPoolExecutor(max_workers=1)
             self._loading = self._pool.submit(tokens.get_counter, self.model, self.allow_estimate)
@@ -199,6 +197,11 @@ class Counting:
         return tokens.get_counter(self.model, self.allow_estimate)
 
     def __enter__(self) -> Counting:
+        """Start the child (raises TokenizerError for a model tiktoken does not know)."""
+        if self.separate:
+            encoding = tokens.encoding_for(self.model)
+            if not tokens.is_loaded(encoding):
+                self._child = _child(encoding)
         return self
 
     def __exit__(
