@@ -16,7 +16,9 @@ formats, counting in-process) load in-process once and never start a child.
 
 Protocol (big-endian): the child first writes one byte, ``1`` when the encoding is loaded, or
 ``0`` and the failure's type name on a line when it is not (it then exits: loading in the parent
-would fail the same way, after as long a wait, so the parent reports it at once). Then each request
+would fail the same way, after as long a wait, so the parent reports it at once). A child that
+cannot import what the parent can (isolated mode ignores PYTHONPATH) ends without a word, and the
+parent loads the ranks itself. Then each request
 is ``n`` and ``n`` texts (length and UTF-8 bytes, lone surrogates passed through), and each answer
 ``n`` counts.
 """
@@ -54,6 +56,10 @@ def serve(encoding: str) -> int:
     out, inp = sys.stdout.buffer, sys.stdin.buffer
     try:
         enc = tokens.load_encoding(encoding)
+    except ImportError:
+        # Isolated mode left out something the parent imports (a PYTHONPATH entry): not a fact
+        # about the ranks, so the parent loads them itself.
+        return 0
     except Exception as exc:  # the parent reports it, or falls back to the estimate
         out.write(_UNAVAILABLE + type(exc).__name__.encode("ascii", "replace")[:80] + b"\n")
         out.flush()

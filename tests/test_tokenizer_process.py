@@ -80,6 +80,13 @@ def test_a_child_that_cannot_load_says_so_and_exits() -> None:
 def test_a_child_that_ends_without_a_word_leaves_the_loading_to_the_parent() -> None:
     proc = Process([sys.executable, "-I", "-c", "pass"], {}, stdin=True, stderr=False)
     assert tokenizer_process.connect(proc, "o200k_base") == ""
+    # Without site-packages (-S) the child has our code but not tiktoken: that says nothing of the
+    # ranks, so it ends without a word too, and the parent loads them itself.
+    root = str(Path(tokens.__file__).resolve().parent.parent)
+    argv = [sys.executable, "-I", "-S", "-c", tokenizer_process._BOOT, root, "o200k_base"]
+    proc = Process(argv, {}, stdin=True, stderr=False)
+    assert proc.wait(timeout=60) == 0  # serve() ran and chose to say nothing (a failed start exits 1)
+    assert tokenizer_process.connect(proc, "o200k_base") == ""
 
 
 def test_no_child_for_encodings_without_a_pinned_table() -> None:
