@@ -195,11 +195,12 @@ class Counting:
         raises TokenizerError, or falls back to the estimate, exactly as get_counter does)."""
         if self._loading is not None:
             return self._loading.result()
-        answer = self._child.answer() if self._child is not None else ""
-        if isinstance(answer, ProcessCounter):
-            return answer
-        if answer and self._child is not None:  # the child could not load the ranks: say why now
-            return tokens.unavailable(self._child.encoding, self.allow_estimate, answer)
+        if self._child is not None:
+            answer = self._child.answer()
+            if isinstance(answer, ProcessCounter):
+                return answer
+            if answer:  # the child could not load the ranks: say why now, without loading again
+                return tokens.unavailable(self._child.encoding, self.allow_estimate, answer)
         return tokens.get_counter(self.model, self.allow_estimate)
 
     def __enter__(self) -> Counting:
