@@ -8,8 +8,11 @@ ranges per file), and puts each gold line in one bucket:
 - ``absent top5`` / ``absent 5-14`` / ``absent 15+``: its file is a candidate at that rank but not
   packaged; ``not candidate``: its file is not among the candidates at all;
 - ``focused``: its file is packaged and a focus span holds it (the budget ran out first);
-- ``def scored`` / ``def unscored``: inside a definition with or without evidence points, in no
-  focus span; ``no definition``: in no function, method or class (imports, tables, top-level code).
+- ``def long``: inside a definition with evidence points too long to be shown whole (focused by its
+  head and windows around its evidence, which missed the line);
+- ``def scored`` / ``def unscored``: inside a shorter definition with or without evidence points, in
+  no focus span (a scored one ranked below the file's best ``MAX_DEFS``); ``no definition``: in no
+  function, method or class (imports, tables, top-level code).
 
 Shares are macro averages over repositories within each language, then over languages (``ALL``
 averages every repository), like the harness's. The buckets say which stage to work on next:
@@ -29,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 BUCKETS = ("hit", "absent top5", "absent 5-14", "absent 15+", "not candidate",
-           "focused", "def scored", "def unscored", "no definition")  # fmt: skip
+           "focused", "def long", "def scored", "def unscored", "no definition")  # fmt: skip
 
 
 def _points(features: dict[str, float], weights: dict[str, float]) -> float:
@@ -42,8 +45,10 @@ def fate(
     ranges: list[list[int]] | None,
     cand: dict[str, Any] | None,
     weights: dict[str, float],
+    long_lines: int,
 ) -> str:
-    """The bucket of one gold line of a file at ``rank`` (None: no candidate) packaged as ``ranges``."""
+    """The bucket of one gold line of a file at ``rank`` (None: no candidate) packaged as ``ranges``;
+    a definition longer than ``long_lines`` is one focus shows by its head and windows."""
     if ranges is None:
         if rank is None:
             return "not candidate"
@@ -59,10 +64,14 @@ def fate(
     if not inner:
         return "no definition"
     smallest = min(inner, key=lambda d: d["end"] - d["start"])
-    return "def scored" if _points(smallest["features"], weights) > 0 else "def unscored"
+    if _points(smallest["features"], weights) <= 0:
+        return "def unscored"
+    return "def long" if smallest["end"] - smallest["start"] + 1 > long_lines else "def scored"
 
 
-def tally(features: Path, replay: Path, weights: dict[str, float]) -> dict[str, dict[str, Counter[str]]]:
+def tally(
+    features: Path, replay: Path, weights: dict[str, float], long_lines: int
+) -> dict[str, dict[str, Counter[str]]]:
     """language -> repository -> bucket counts."""
     dumped: dict[str, dict[str, Any]] = {}
     with features.open(encoding="utf-8") as fh:
@@ -82,7 +91,7 @@ def tally(features: Path, replay: Path, weights: dict[str, float]) -> dict[str, 
             for path, lines in rec["gold"].items():
                 rank, cand = cands.get(path, (None, None))
                 for n in lines:
-                    counts[fate(n, rank, res["ranges"].get(path), cand, weights)] += 1
+                    counts[fate(n, rank, res["ranges"].get(path), cand, weights, long_lines)] += 1
     return out
 
 
@@ -97,9 +106,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("features", type=Path, help="bench/features.py dump")
     ap.add_argument("replay", type=Path, help="bench/replay.py --out of the same dump")
     a = ap.parse_args(argv)
+    from ctxaction.rank.focus import MAX_BODY_LINES
     from ctxaction.rank.weights import definition_weights
 
-    counts = tally(a.features, a.replay, dict(definition_weights()))
+    counts = tally(a.features, a.replay, dict(definition_weights()), MAX_BODY_LINES)
     if not counts:
         print("no instance of the replay is in the dump (or the replay has no ranges)", file=sys.stderr)
         return 0
