@@ -37,6 +37,7 @@ from ctxaction.pack.lines import (
     FileSource,
     anchor_distance,
     core_lines,
+    discounted,
     file_weight,
     relevance,
     spread,
@@ -144,19 +145,21 @@ class Packer:
     ) -> None:
         self.measure, self.max_files, self.min_files = measure, max_files, min_files
         self.plans: list[_Plan] = []
+        top = max((s.candidate.score for s in sources), default=0.0)
+        weights: list[float] = []
         for rank, source in enumerate(sources):
-            rel, signatures = relevance(source, context)
-            glimpse = core_lines(source, signatures, GLIMPSE_LINES)
-            core = core_lines(source, signatures, CORE_LINES) if rank < FULL_CORES else glimpse
+            plain, signatures = relevance(source, context)
+            # A file's share of the budget follows its plain relevance: discounting its prose
+            # reorders its own lines, it does not pull room from the other files.
+            weights.append(file_weight(source.candidate.score, top) / spread(plain))
+            prose = excerpt.docstring_bodies(source.lines, source.candidate.path)
+            rel = discounted(plain, prose)
+            glimpse = core_lines(source, signatures, GLIMPSE_LINES, prose)
+            core = core_lines(source, signatures, CORE_LINES, prose) if rank < FULL_CORES else glimpse
             self.plans.append(_Plan(source, rank, rel, signatures, glimpse, core, [None] * len(source.lines)))
         self._marker = measure.marker_cost()
         self._range = measure.range_cost()
         self._overheads: dict[int, int] = {}
-        top = max((s.candidate.score for s in sources), default=0.0)
-        weights = [
-            file_weight(s.candidate.score, top) / spread(plan.relevance)
-            for s, plan in zip(sources, self.plans, strict=True)
-        ]
         self._order = sorted(
             (-weights[plan.rank] * rel, plan.rank, dist, number)
             for plan in self.plans

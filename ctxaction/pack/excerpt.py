@@ -139,3 +139,40 @@ def imports_header(lines: Sequence[str], limit: int = 80) -> Range | None:
         elif stripped and not stripped.startswith(_COMMENT):
             break
     return (1, last) if last else None
+
+
+# A docstring opens right below a `def` / `class` header (a line ending with ":") or at the top of
+# the module. Only long ones count as prose (parameter tables, examples: numpy-style scientific
+# code); shorter ones are often rewritten with the code they document. Their first lines (the
+# summary) stay with the code.
+_DOC_OPEN = re.compile(r"""^\s*[rRuUbB]{0,2}("{3}|'{3})""")
+DOC_KEEP = 2
+DOC_MIN_LINES = 40
+
+
+def docstring_bodies(lines: Sequence[str], path: str = "") -> frozenset[int]:
+    """Line numbers of Python docstrings of ``DOC_MIN_LINES`` lines or more, past their first
+    ``DOC_KEEP`` lines: prose an excerpt can leave out before code. Empty for other languages."""
+    if not path.endswith((".py", ".pyi")):
+        return frozenset()
+    out: set[int] = set()
+    previous = ""  # the last non-blank, non-comment line, stripped ("" at the top of the module)
+    i, n = 0, len(lines)
+    while i < n:
+        m = _DOC_OPEN.match(lines[i])
+        if m and (previous == "" or previous.endswith(":")):
+            quote = m.group(1)
+            j = i
+            if quote not in lines[i][m.end() :]:
+                j = i + 1
+                while j < n and quote not in lines[j]:
+                    j += 1
+            if min(j, n - 1) - i + 1 >= DOC_MIN_LINES:
+                out.update(range(i + 1 + DOC_KEEP, min(j, n - 1) + 2))
+            previous, i = quote, j + 1
+            continue
+        stripped = lines[i].strip()
+        if stripped and not stripped.startswith("#"):
+            previous = stripped
+        i += 1
+    return frozenset(out)

@@ -20,6 +20,9 @@ CORE_CONTEXT = 2
 # Relevance outside focus spans: fades by half every `2 * context` lines past the context.
 CONTEXT_KEEP = 0.4
 SIGNATURE_RELEVANCE = 0.05
+# Share of its relevance a docstring line past the summary keeps (``excerpt.docstring_bodies``):
+# parameter lists and examples are packed after the code around them.
+PROSE_RELEVANCE = 0.3
 # Damping of score ratios between files (1 = proportional to score).
 SCORE_EXPONENT = 2.0
 # Damping of a file's total relevance when its lines compete with other files' (0 = none).
@@ -63,6 +66,11 @@ def relevance(source: FileSource, context: int) -> tuple[list[float], frozenset[
     return rel, signatures
 
 
+def discounted(rel: Sequence[float], prose: frozenset[int]) -> list[float]:
+    """``rel`` with the ``prose`` lines (1-based: docstring bodies) keeping ``PROSE_RELEVANCE``."""
+    return [value * PROSE_RELEVANCE if number in prose else value for number, value in enumerate(rel, 1)]
+
+
 def anchor_distance(n: int, starts: Sequence[int]) -> list[int]:
     """Per line (index 0 = line 1), the distance to the nearest focus start (line number if none)."""
     if not starts:
@@ -92,16 +100,21 @@ def spread(rel: Sequence[float]) -> float:
     return float(max(1.0, sum(rel)) ** SPREAD_EXPONENT)
 
 
-def core_lines(source: FileSource, signatures: frozenset[int], size: int = CORE_LINES) -> list[int]:
-    """The slice a file gets first: its strongest focus span (at most ``size`` lines), else its
-    outline or its head."""
+def core_lines(
+    source: FileSource,
+    signatures: frozenset[int],
+    size: int = CORE_LINES,
+    prose: frozenset[int] = frozenset(),
+) -> list[int]:
+    """The slice a file gets first: its strongest focus span (at most ``size`` lines, ``prose``
+    lines skipped), else its outline or its head."""
     n = len(source.lines)
     spans = [f for f in source.candidate.focus if f.start <= n and f.end >= 1]
     if spans:
         best = max(spans, key=lambda f: (f.weight, -(f.end - f.start), -f.start))
         start = max(1, best.start - CORE_CONTEXT)
-        end = min(n, best.end + CORE_CONTEXT, start + size - 1)
-        return list(range(start, end + 1))
+        end = min(n, best.end + CORE_CONTEXT)
+        return [k for k in range(start, end + 1) if k not in prose][:size]
     if signatures:
         return sorted(signatures)[: max(1, size // 2)]
     return list(range(1, min(n, max(1, size // 2)) + 1))

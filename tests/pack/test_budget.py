@@ -193,3 +193,29 @@ def test_required_files_pay_no_join_charge(measure: FormatMeasure) -> None:
     packing = Packer(sources, measure, max_files=20, min_files=1, context=2).pack(int(needed) + 1)
     assert [f.path for f in packing.files] == [f"req{i}.py" for i in range(10)]
     assert packing.used <= needed + 1 < needed + 10 * JOIN_TOKENS
+
+
+def test_the_code_below_a_long_docstring_comes_before_its_prose(measure: FormatMeasure) -> None:
+    params = [f"    arg_{k} : int\n        What argument {k} of the loader means." for k in range(30)]
+    body = [f"    handle_{k} = open(path + '{k}', mode)" for k in range(12)]
+    lines = [
+        "def load(path, mode):",
+        '    """Load ``path``.',
+        "",
+        "    Parameters",
+        "    ----------",
+        *"\n".join(params).split("\n"),
+        '    """',
+        *body,
+        "    return handle_0",
+    ]
+    code = range(len(lines) - len(body), len(lines) + 1)
+    focus = [Focus(1, len(lines), 1.0, "defines load")]
+    sources = [source("loader.py", lines, 1.0, focus)]
+    sources += [source(f"other{i}.py", py_file(f"o{i}", 4), 0.5) for i in range(3)]
+    packing = pack_files(sources, 600, measure, max_files=4, min_files=1, context=3)
+    ranges = packing.files[0].ranges
+    assert packing.files[0].mode == "excerpt"
+    # Every code line and the docstring's summary are in; the parameter prose gives way.
+    assert all(covered(ranges, n) for n in [1, 2, *code])
+    assert not all(covered(ranges, n) for n in range(6, len(lines) - len(body)))

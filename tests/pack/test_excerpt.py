@@ -130,3 +130,74 @@ def test_render_and_ranges_agree(spans: list[tuple[int, int]], n: int) -> None:
     kept = [x for x in text.split("\n") if x.startswith("L")]
     assert kept == [f"L{i}" for a, b in ranges for i in range(a, b + 1)]
     assert to_ranges(int(x[1:]) for x in kept) == ranges
+
+
+
+def prose(indent: str, count: int = excerpt.DOC_MIN_LINES) -> str:
+    """``count`` lines of parameter prose, as in a numpy-style docstring."""
+    return "".join(f"{indent}arg_{k} : int\n" for k in range(count))
+
+
+DOCS = f'''\
+"""Module summary.
+
+{prose("")}"""
+QUERY = """
+{prose("")}"""
+
+
+def parse(text):
+    r"""Parse ``text``.
+
+{prose("    ")}    """
+    return text
+
+
+def short(text):
+    """Short.
+
+    Args:
+        text: the input.
+    """
+    return text
+
+
+class Tree:
+    """One line."""
+
+    def walk(
+        self,
+    ) -> None:
+        # a comment between the header and the docstring does not hide it
+        \'\'\'Walk it.
+{prose("        ")}        Twice.\'\'\'
+'''
+
+
+def test_docstring_bodies_are_the_prose_past_each_summary_of_a_long_docstring() -> None:
+    lines = DOCS.split("\n")
+    bodies = excerpt.docstring_bodies(lines, "pkg/tree.py")
+    # The module docstring keeps its first two lines; the rest down to the closing quotes is prose.
+    close = lines.index('"""') + 1
+    assert not {1, 2} & bodies and set(range(3, close + 1)) <= bodies
+    # A string assigned to a name is data, not a docstring.
+    end_query = lines.index('"""', close) + 1
+    assert not set(range(close + 1, end_query + 1)) & bodies
+    start = lines.index('    r"""Parse ``text``.') + 1
+    end = lines.index('    """', start) + 1
+    assert not {start, start + 1} & bodies
+    assert set(range(start + 2, end + 1)) <= bodies and end + 1 not in bodies  # `return text`
+    # A short docstring stays whole: it is often rewritten with the code it documents.
+    brief = lines.index('    """Short.') + 1
+    assert not set(range(brief, brief + 6)) & bodies
+    # A one-line docstring has no body; one below a multi-line header and a comment does.
+    walk = lines.index("        \'\'\'Walk it.") + 1
+    one_line = lines.index('    """One line."""') + 1
+    assert not set(range(one_line, walk + 2)) & bodies
+    assert set(range(walk + 2, len(lines))) <= bodies
+
+
+def test_docstring_bodies_only_for_python() -> None:
+    lines = DOCS.split("\n")
+    assert excerpt.docstring_bodies(lines, "pkg/tree.js") == frozenset()
+    assert excerpt.docstring_bodies(lines, "pkg/tree.pyi")

@@ -7,13 +7,16 @@ import itertools
 import pytest
 
 from ctxaction.model import Candidate, Focus
+from ctxaction.pack import excerpt
 from ctxaction.pack.lines import (
     CONTEXT_KEEP,
     CORE_CONTEXT,
+    PROSE_RELEVANCE,
     SIGNATURE_RELEVANCE,
     FileSource,
     anchor_distance,
     core_lines,
+    discounted,
     file_weight,
     relevance,
     spread,
@@ -105,3 +108,31 @@ def test_core_without_focus_is_the_outline_or_the_head() -> None:
     assert core_lines(src, signatures, size=6) == sorted(signatures)[:3]
     plain = source(["x = 1"] * 40)
     assert core_lines(plain, frozenset(), size=10) == [1, 2, 3, 4, 5]
+
+
+def documented(body: int = excerpt.DOC_MIN_LINES) -> list[str]:
+    """A function whose docstring has a summary and ``body`` lines of parameter prose."""
+    return [
+        "def load(path, mode):",
+        '    """Load ``path``.',
+        "",
+        *[f"    arg_{k}: what argument {k} means." for k in range(body)],
+        '    """',
+        "    with open(path, mode) as handle:",
+        "        return handle.read()",
+    ]
+
+
+def test_docstring_prose_keeps_a_share_of_its_relevance_and_the_core_skips_it() -> None:
+    lines = documented()
+    src = source(lines, [Focus(1, len(lines), 1.0, "named")])
+    prose = frozenset(range(4, len(lines) - 1))  # the parameter lines and the closing quotes
+    assert excerpt.docstring_bodies(lines, "pkg/steps.py") == prose
+    plain, signatures = relevance(src, context=3)
+    lowered = discounted(plain, prose)
+    for n in range(1, len(lines) + 1):
+        expected = plain[n - 1] * (PROSE_RELEVANCE if n in prose else 1.0)
+        assert lowered[n - 1] == pytest.approx(expected)
+    core = core_lines(src, signatures, size=6, prose=prose)
+    assert core == [1, 2, 3, len(lines) - 1, len(lines)]
+    assert core_lines(src, signatures, size=6) == [1, 2, 3, 4, 5, 6]
