@@ -201,3 +201,20 @@ def test_docstring_bodies_only_for_python() -> None:
     lines = DOCS.split("\n")
     assert excerpt.docstring_bodies(lines, "pkg/tree.js") == frozenset()
     assert excerpt.docstring_bodies(lines, "pkg/tree.pyi")
+
+
+
+@given(
+    st.lists(st.sampled_from(["def f():", "    x = 1", "", "# c", '"""', "    text"]), max_size=30),
+    st.integers(0, 80),
+    st.booleans(),
+)
+def test_docstring_bodies_stay_inside_the_file(head: list[str], length: int, closed: bool) -> None:
+    doc = ["def g():", '    """Summary.', *(["    prose"] * length), *(['    """'] if closed else [])]
+    lines = head + doc
+    bodies = excerpt.docstring_bodies(lines, "m.py")
+    assert all(1 <= n <= len(lines) for n in bodies)
+    opening = len(head) + 2
+    if not any(line.count('"""') % 2 for line in head) and len(doc) - 1 >= excerpt.DOC_MIN_LINES:
+        # A long docstring's body runs to its closing quotes, or to the end of an unclosed file.
+        assert set(range(opening + excerpt.DOC_KEEP, len(lines) + 1)) <= bodies
