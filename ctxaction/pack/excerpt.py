@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 
 from ctxaction.model import Focus
 from ctxaction.repo.files import split_lines
+from ctxaction.repo.symbols import python_code
 from ctxaction.text.omitted import marker
 
 __all__ = ["Range", "expand", "gaps", "imports_header", "merge_ranges", "outline", "render", "split_lines",
@@ -38,6 +39,7 @@ _IMPORT = re.compile(
     r"(?:import\s|from\s+\S+\s+import\b|package\s|use\s|using\s|#include\b|#import\b|extern\s+crate\b|"
     r"(?:const|let|var)\s+[\w{}\s,]+=\s*require\()"
 )
+_PYTHON = (".py", ".pyi")
 _COMMENT = ("#", "//", "/*", "*", "--", ";")
 _PY_SIGNATURE = re.compile(r"^\s*(?:async\s+def|def|class)\s+\w+")
 _CONTROL = re.compile(
@@ -105,7 +107,7 @@ def render(lines: Sequence[str], ranges: Sequence[Range]) -> str:
 
 def outline(lines: Sequence[str], path: str = "") -> list[int]:
     """Line numbers of signatures (definitions' first lines): the skeleton of a file."""
-    if path.endswith((".py", ".pyi")):
+    if path.endswith(_PYTHON):
         return [n for n, text in enumerate(lines, start=1) if _PY_SIGNATURE.match(text)]
     return [
         number
@@ -153,26 +155,23 @@ DOC_MIN_LINES = 40
 def docstring_bodies(lines: Sequence[str], path: str = "") -> frozenset[int]:
     """Line numbers of Python docstrings of ``DOC_MIN_LINES`` lines or more, past their first
     ``DOC_KEEP`` lines: prose an excerpt can leave out before code. Empty for other languages."""
-    if not path.endswith((".py", ".pyi")):
+    if not path.endswith(_PYTHON):
         return frozenset()
+    # The definitions scanner's string state: a quote inside another string opens nothing.
+    code, in_string = python_code(lines)
     out: set[int] = set()
-    previous = ""  # the last non-blank, non-comment line, stripped ("" at the top of the module)
+    previous = ""  # the last line's code, stripped ("" at the top of the module)
     i, n = 0, len(lines)
     while i < n:
-        m = _DOC_OPEN.match(lines[i])
-        if m and (previous == "" or previous.endswith(":")):
-            quote = m.group(1)
-            j = i
-            if quote not in lines[i][m.end() :]:
-                j = i + 1
-                while j < n and quote not in lines[j]:
-                    j += 1
-            if min(j, n - 1) - i + 1 >= DOC_MIN_LINES:
-                out.update(range(i + 1 + DOC_KEEP, min(j, n - 1) + 2))
-            previous, i = quote, j + 1
+        if in_string[i]:
+            i += 1
             continue
-        stripped = lines[i].strip()
-        if stripped and not stripped.startswith("#"):
-            previous = stripped
+        if _DOC_OPEN.match(lines[i]) and (previous == "" or previous.endswith(":")):
+            last = next((k for k in range(i, n) if not in_string[k + 1]), n - 1)  # where it closes
+            if last - i + 1 >= DOC_MIN_LINES:
+                out.update(range(i + 1 + DOC_KEEP, last + 2))
+            previous, i = '""', last + 1
+            continue
+        previous = code[i].strip() or previous
         i += 1
     return frozenset(out)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Sequence
 
 from ctxaction.repo.files import MAX_FILE_BYTES, RepoView, split_lines
 from ctxaction.repo.kinds import language_of
@@ -150,10 +151,10 @@ def _py_code(line: str, quote: str) -> tuple[str, str]:
     return "".join(out), quote
 
 
-def _python_scan(lines: list[str]) -> list[Definition]:
-    """Indentation-based definitions; strings and comments do not end a block or open one."""
-    # Each line's code (strings and comments blanked), and whether it starts inside a
-    # triple-quoted string; the last entry is the state after the last line.
+def python_code(lines: Sequence[str]) -> tuple[list[str], list[bool]]:
+    """Each line's code (strings and comments blanked, each string left as ``""``) and whether it
+    starts inside a triple-quoted string; the second list has one more entry, the state after the
+    last line."""
     code: list[str] = []
     in_string = [False] * (len(lines) + 1)
     open_quote = ""
@@ -162,6 +163,12 @@ def _python_scan(lines: list[str]) -> list[Definition]:
         text, open_quote = _py_code(line, open_quote)
         code.append(text)
     in_string[len(lines)] = bool(open_quote)
+    return code, in_string
+
+
+def _python_scan(lines: list[str]) -> list[Definition]:
+    """Indentation-based definitions; strings and comments do not end a block or open one."""
+    code, in_string = python_code(lines)
     out: list[Definition] = []
     stack: list[tuple[int, str, bool]] = []  # (indent, name, is a class)
     for i, line in enumerate(lines):

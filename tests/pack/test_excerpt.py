@@ -132,7 +132,6 @@ def test_render_and_ranges_agree(spans: list[tuple[int, int]], n: int) -> None:
     assert to_ranges(int(x[1:]) for x in kept) == ranges
 
 
-
 def prose(indent: str, count: int = excerpt.DOC_MIN_LINES) -> str:
     """``count`` lines of parameter prose, as in a numpy-style docstring."""
     return "".join(f"{indent}arg_{k} : int\n" for k in range(count))
@@ -203,7 +202,6 @@ def test_docstring_bodies_only_for_python() -> None:
     assert excerpt.docstring_bodies(lines, "pkg/tree.pyi")
 
 
-
 @given(
     st.lists(st.sampled_from(["def f():", "    x = 1", "", "# c", '"""', "    text"]), max_size=30),
     st.integers(0, 80),
@@ -218,3 +216,11 @@ def test_docstring_bodies_stay_inside_the_file(head: list[str], length: int, clo
     if not any(line.count('"""') % 2 for line in head) and len(doc) - 1 >= excerpt.DOC_MIN_LINES:
         # A long docstring's body runs to its closing quotes, or to the end of an unclosed file.
         assert set(range(opening + excerpt.DOC_KEEP, len(lines) + 1)) <= bodies
+
+
+def test_a_quote_inside_another_string_opens_no_docstring() -> None:
+    # The SQL string's closing quotes sit below a line ending with ":", like a docstring's opening
+    # quotes below a header; what follows them is code up to the next docstring.
+    code = [f"    step_{k} = {k}" for k in range(excerpt.DOC_MIN_LINES + 5)]
+    lines = ["QUERY = '''", "CASE x WHEN 1:", "'''", "def run():", *code, '    """Done."""']
+    assert excerpt.docstring_bodies(lines, "pkg/run.py") == frozenset()
