@@ -5,8 +5,9 @@ shared harness credits only the lines inside ``ranges``. This splits each packag
 parts, as shares of it, so a change that would trim overhead can be weighed before it is built:
 
 - ``code``: the packed lines as plain text (what the harness counts), markers left out;
-- ``escaping``: what JSON string escaping adds to the file texts (``\\n``, ``\\t``, ``\\"``);
-- ``markers``: the "… lines A–B omitted …" lines;
+- ``escaping``: what JSON adds to the file texts: quotes and commas around each line and escapes
+  (``\\t``, ``\\"``), or in version 1's single string also ``\\n``;
+- ``markers``: version 1's "… lines A–B omitted …" lines (version 2 has none);
 - ``file meta``: each file entry without its text (path, mode, ranges, tokens, score, reasons);
 - ``rules``, ``omitted``, ``history``: those sections whole;
 - ``rest``: the note, task, budget, tokenizer, repo and warnings fields, and the braces between.
@@ -37,11 +38,19 @@ _MARKER = re.compile(r"^… lines? [0-9–]+ omitted …$", re.MULTILINE)
 
 def split(package: dict[str, Any], count: Callable[[str], int]) -> dict[str, int]:
     """Tokens of each part of one package, written as the renderer writes it; they add up to the
-    whole document (``rest`` also takes the few tokens a boundary between parts merges)."""
-    texts = [str(f.get("text", "")) for f in package.get("files", [])]
+    whole document (``rest`` also takes the few tokens a boundary between parts merges).
+
+    Reads both layouts: version 2's ``content`` (each range's lines as a list) and version 1's
+    ``text`` (one string with omission markers)."""
+    files = package.get("files", [])
+    if all("content" in f for f in files):
+        bodies: list[Any] = [f["content"] for f in files]
+        texts = ["".join(f"{line}\n" for piece in body for line in piece) for body in bodies]
+    else:
+        bodies = texts = [str(f.get("text", "")) for f in files]
     markers = sum(count(m + "\n") for t in texts for m in _MARKER.findall(t))
     plain = sum(count(t) for t in texts)
-    escaped = sum(count(compact(t)) for t in texts)
+    escaped = sum(count(compact(b)) for b in bodies)
     sections = {k: count(compact(package.get(k, []))) for k in ("files", "rules", "omitted", "history")}
     whole = count(compact(package))
     parts = {

@@ -86,7 +86,7 @@ class Measure(Protocol):
         ...
 
     def marker_cost(self) -> int:
-        """Tokens an omission marker line adds."""
+        """Tokens a run of omitted lines adds: its marker line, or what the format spends instead."""
         ...
 
     def range_cost(self) -> int:

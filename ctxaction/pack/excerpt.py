@@ -13,8 +13,8 @@ from ctxaction.repo.files import split_lines
 from ctxaction.repo.symbols import python_code
 from ctxaction.text.omitted import marker
 
-__all__ = ["Range", "expand", "gaps", "imports_header", "merge_ranges", "outline", "render", "split_lines",
-           "to_ranges"]
+__all__ = ["Range", "expand", "gaps", "imports_header", "merge_ranges", "outline", "pieces", "render",
+           "split_lines", "to_ranges"]
 
 Range = tuple[int, int]
 
@@ -103,6 +103,28 @@ def render(lines: Sequence[str], ranges: Sequence[Range]) -> str:
         out.append(lines[line - 1])
         line += 1
     return "".join(f"{text}\n" for text in out)
+
+
+def pieces(text: str, ranges: Sequence[Range], line_count: int) -> list[list[str]]:
+    """The lines of each merged range of ``ranges``, read back from the ``text`` :func:`render`
+    wrote for a file of ``line_count`` lines (markers dropped, lines without their newlines).
+
+    Raises ValueError when ``text`` does not hold exactly those lines and markers.
+    """
+    merged = merge_ranges(ranges)
+    lines = split_lines(text)
+    out: list[list[str]] = []
+    at, cursor, markers_ok = 0, 1, True
+    for start, end in [*merged, (line_count + 1, line_count)]:
+        if start > cursor:
+            markers_ok &= at < len(lines) and lines[at] == marker(cursor, start - 1)
+            at += 1
+        if start <= end:
+            out.append(lines[at : at + end - start + 1])
+        at, cursor = at + end - start + 1, end + 1
+    if at != len(lines) or not markers_ok:
+        raise ValueError(f"an excerpt of {len(lines)} lines cannot hold ranges {merged} with their markers")
+    return out
 
 
 def outline(lines: Sequence[str], path: str = "") -> list[int]:

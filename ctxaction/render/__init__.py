@@ -15,6 +15,7 @@ from ctxaction.pack.budget import packaged_reasons
 from ctxaction.render.filters import xml_escape
 from ctxaction.render.jsonout import compact, file_entry, to_json
 from ctxaction.render.order import layout
+from ctxaction.repo.files import split_lines
 from ctxaction.text.omitted import marker
 from ctxaction.tokens import Counter
 
@@ -44,13 +45,14 @@ class FormatMeasure:
         if fmt not in FORMATS:
             raise ValueError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
         self.fmt, self.counter = fmt, counter
-        self._marker = self.text_cost(marker(1000, 1999) + "\n")
+        # JSON lists each range's lines apart: a gap costs the boundary between two lists.
+        self._marker = counter.count("],[") if fmt == "json" else self.text_cost(marker(1000, 1999) + "\n")
         listed = {"markdown": "", "xml": ",1000-1999", "json": ",[1000,1999]"}[fmt]
         self._range = counter.count(listed)
 
     def _escape(self, text: str) -> str:
         if self.fmt == "json":
-            return compact(text)[1:-1]
+            return compact(split_lines(text))[1:-1] + ","
         return xml_escape(text) if self.fmt == "xml" else text
 
     def text_cost(self, text: str) -> int:
@@ -58,7 +60,7 @@ class FormatMeasure:
         return self.counter.count(self._escape(text))
 
     def marker_cost(self) -> int:
-        """Tokens of one omission marker line."""
+        """Tokens a run of omitted lines costs: a marker line (JSON: the boundary between ranges)."""
         return self._marker
 
     def range_cost(self) -> int:
@@ -78,6 +80,8 @@ class FormatMeasure:
             packaged_reasons(candidate.reasons),
             line_count=9999,
         )
+        if self.fmt == "json":  # one empty range's list: its lines are text_cost's
+            return self.counter.count(compact(file_entry(empty, [[]])) + ",")
         return self.counter.count(self.file_block(empty))
 
     def file_block(self, packed: PackedFile) -> str:

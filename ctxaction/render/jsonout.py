@@ -1,6 +1,10 @@
-"""The package as JSON: the machine contract of ../shared/DESIGN.md, with the packed text.
+"""The package as JSON: the machine contract of ../shared/DESIGN.md, with the packed lines.
 
-Compact separators: every token of the document counts against the budget. The task is named
+Compact separators: every token of the document counts against the budget. For the same reason a
+file's text is a list per range of its lines (``content[i]`` holds ``ranges[i]``), not one string:
+a JSON string escapes every newline, which then no longer merges with the indentation after it,
+and its omission markers repeat what ``ranges`` says. In lists the same lines cost about 8% fewer
+tokens (bench/train/README.md). The task is named
 (kind, number, title, url, labels) but its body is not echoed: a program reading the manifest
 already holds the task it asked about, and the body's tokens are better spent on code. The
 Markdown and XML packages, written to be read as a prompt, carry the body.
@@ -12,13 +16,21 @@ import json
 from typing import Any
 
 from ctxaction.model import Package, PackedFile
+from ctxaction.pack.excerpt import pieces
+from ctxaction.repo.files import split_lines
 from ctxaction.sanitize import FRAMING
 
-VERSION = 1
+VERSION = 2
 
 
-def file_entry(f: PackedFile) -> dict[str, Any]:
-    """One packed file: path, mode, exact 1-based inclusive ranges, tokens, score, reasons, text."""
+def _content(f: PackedFile) -> list[list[str]]:
+    # A whole file is one range, even an empty one ([[1, 0]]).
+    return [split_lines(f.text)] if f.mode == "full" else pieces(f.text, f.ranges, f.line_count)
+
+
+def file_entry(f: PackedFile, content: list[list[str]] | None = None) -> dict[str, Any]:
+    """One packed file: path, mode, exact 1-based inclusive ranges, tokens, score, reasons, line
+    count and ``content``, the lines of each range (read from ``f.text`` unless given)."""
     return {
         "path": f.path,
         "mode": f.mode,
@@ -27,7 +39,7 @@ def file_entry(f: PackedFile) -> dict[str, Any]:
         "score": round(f.score, 4),
         "reasons": list(f.reasons),
         "lines": f.line_count,
-        "text": f.text,
+        "content": content if content is not None else _content(f),
     }
 
 

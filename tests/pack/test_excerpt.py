@@ -13,6 +13,7 @@ from ctxaction.pack.excerpt import (
     imports_header,
     merge_ranges,
     outline,
+    pieces,
     render,
     to_ranges,
 )
@@ -130,6 +131,27 @@ def test_render_and_ranges_agree(spans: list[tuple[int, int]], n: int) -> None:
     kept = [x for x in text.split("\n") if x.startswith("L")]
     assert kept == [f"L{i}" for a, b in ranges for i in range(a, b + 1)]
     assert to_ranges(int(x[1:]) for x in kept) == ranges
+
+
+@given(st.lists(st.tuples(st.integers(1, 60), st.integers(0, 15)), max_size=8), st.integers(1, 60))
+def test_pieces_read_back_each_range(spans: list[tuple[int, int]], n: int) -> None:
+    # Lines that look like markers, or are empty, must not throw the walk off.
+    lines = [marker(i, i) if i % 3 == 0 else ("" if i % 5 == 0 else f"L{i}") for i in range(1, n + 1)]
+    ranges = merge_ranges((a, min(n, a + d)) for a, d in spans if a <= n)
+    assert pieces(render(lines, ranges), ranges, n) == [lines[a - 1 : b] for a, b in ranges]
+
+
+def test_pieces_refuse_a_text_that_does_not_hold_the_ranges() -> None:
+    lines = ["a", "b", "c", "d"]
+    text = render(lines, [(2, 3)])
+    assert pieces(text, [(2, 3)], 4) == [["b", "c"]]
+    for ranges, n in (([(2, 2)], 4), ([(3, 4)], 4), ([(2, 3)], 3), ([(2, 3)], 5)):
+        try:
+            pieces(text, ranges, n)
+        except ValueError as exc:
+            assert "cannot hold ranges" in str(exc)
+        else:
+            raise AssertionError(f"{ranges} of {n} lines read from a text that does not hold them")
 
 
 def prose(indent: str, count: int = excerpt.DOC_MIN_LINES) -> str:

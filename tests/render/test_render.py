@@ -31,12 +31,12 @@ def package() -> Package:
         PackedFile(
             f"src/f{i}.py",
             "excerpt" if i else "full",
-            [(1, 2)] if i else [(1, 1)],
+            [(2, 2)] if i else [(1, 1)],
             NASTY if i == 0 else f"… line 1 omitted …\nline {i}\n",
             5,
             1.0 - i / 10,
             [f"reason {i} @alice"],
-            line_count=1 if i == 0 else 3,
+            line_count=1 if i == 0 else 2,
         )
         for i in range(5)
     ]
@@ -131,7 +131,8 @@ def test_json_contract() -> None:
         "score": 1.0,
         "reasons": ["reason 0 @alice"],
     }
-    assert first["text"] == NASTY
+    assert first["content"] == [[NASTY.rstrip("\n")]]
+    assert data["files"][1]["ranges"] == [[2, 2]] and data["files"][1]["content"] == [["line 1"]]
     assert data["tokenizer"] == {"encoding": "o200k_base", "exact": True}
     assert data["repo"] == {"head": "abc123", "shallow": False}
     assert data["budget"]["sections"]["files"] == 4500
