@@ -319,16 +319,18 @@ class Packer:
                 break
 
     def _fill_gaps(self, plan: _Plan) -> None:
-        """Fill short omitted runs when their lines cost no more than the marker replacing them.
+        """Fill short omitted runs when their lines cost no more than what the gap costs: its
+        marker and, between two ranges, the second range's entry.
 
         Outlines stay pure signatures.
         """
         if not plan.chosen or plan.chosen <= plan.signatures:
             return
         for start, end in excerpt.gaps(excerpt.to_ranges(plan.chosen), plan.n):
-            if end - start + 1 <= GAP_FILL and (
-                sum(self.line_cost(plan, k) for k in range(start, end + 1)) <= self._marker
-            ):
+            if end - start + 1 > GAP_FILL:
+                continue
+            saved = self._marker + (self._range if start > 1 and end < plan.n else 0)
+            if sum(self.line_cost(plan, k) for k in range(start, end + 1)) <= saved:
                 self.take(plan, range(start, end + 1))
 
     def _result(self) -> Packing:

@@ -219,3 +219,18 @@ def test_the_code_below_a_long_docstring_comes_before_its_prose(measure: FormatM
     # Every code line and the docstring's summary are in; the parameter prose gives way.
     assert all(covered(ranges, n) for n in [1, 2, *code])
     assert not all(covered(ranges, n) for n in range(6, len(lines) - len(body)))
+
+
+def test_a_short_gap_is_filled_when_its_lines_cost_less_than_the_gap() -> None:
+    # JSON pays for a gap between two ranges with a list boundary and the second range's entry,
+    # for a gap at the end with the boundary alone: two short lines are worth filling only inside.
+    measure = FormatMeasure("json", get_counter())
+    lines = ["def a():", "    return 1", "# x", "# y", "def b():", "    return 2", "# x", "# y"]
+    packer = Packer([source("g.py", lines, 1.0)], measure, max_files=1, min_files=1, context=0)
+    plan = packer.plans[0]
+    packer.limit = 10_000
+    assert packer.take(plan, [1, 2, 5, 6])
+    short = packer.line_cost(plan, 3) + packer.line_cost(plan, 4)
+    assert measure.marker_cost() < short <= measure.marker_cost() + measure.range_cost()
+    packer._fill_gaps(plan)
+    assert plan.chosen == {1, 2, 3, 4, 5, 6}
