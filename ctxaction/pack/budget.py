@@ -10,12 +10,13 @@ each within what is left:
 3. the whole strongest span of the best three files;
 4. the best files whole, when each costs at most its share (whole is worth it when cheap: fixes
    often sit outside the lines the signals point at);
-5. the fill: all remaining lines by relevance; then gaps shorter than their marker are filled.
+5. the fill: all remaining lines by relevance; then short gaps whose lines cost no more than the
+   gap itself are filled.
 
 Files join strictly in rank order, so a high-scoring big file is never dropped while low-scoring
 small files get in (only a file that cannot hold a single line is passed over). A file with every
-line in is packed whole; one holding only signatures is an outline; the rest are excerpts with
-"lines A–B omitted" markers.
+line in is packed whole; one holding only signatures is an outline; the rest are excerpts (with
+"lines A–B omitted" markers in Markdown and XML; JSON lists each range's lines).
 
 Pure: token costs come from a :class:`Measure` (the renderer's), estimated per line from exact
 counts of 16-line blocks; the pipeline renders, counts exactly and adjusts. A :class:`Packer`
@@ -55,7 +56,8 @@ FULL_CORES = 3
 WHOLE_SHARES = (0.5, 0.3, 0.2)
 # Files longer than this are only ever excerpted.
 WHOLE_FILE_MAX_LINES = 3000
-# Gaps up to this many lines are filled when that costs no more than their marker.
+# Gaps up to this many lines are filled when that costs no more than the gap (its marker and,
+# between two ranges, the second range's entry).
 GAP_FILL = 3
 # The fill stops when less than this is left: no line is cheaper.
 MIN_LINE_TOKENS = 1
