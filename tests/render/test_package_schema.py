@@ -1,0 +1,68 @@
+"""The JSON package's shipped schema: a valid draft 2020-12 schema that real builds satisfy."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from importlib import resources
+
+import jsonschema
+import pytest
+
+from ctxaction.model import Task
+from ctxaction.pipeline import BuildOptions, build
+from ctxaction.render import render
+from ctxaction.repo.files import split_lines
+from tests.gitrepo import GitRepo
+from tests.render.test_render import package
+
+SCHEMA = json.loads(resources.files("ctxaction").joinpath("defaults/package.schema.json").read_text("utf-8"))
+VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
+
+BIG = "".join(f"def helper_{i}(value):\n    return value + {i}\n\n\n" for i in range(150))
+FILES = {
+    "CLAUDE.md": "Run the tests with pytest.\n",
+    "app/__init__.py": "",
+    "app/parse.py": "import re\n\n\n" + BIG + "def parse_header(line):\n    return re.split(':', line)\n",
+    "app/cli.py": "from app.parse import parse_header\n\n\ndef main(argv):\n    return parse_header(argv[0])\n",
+    "README.md": "# app\n\nParses headers.\n",
+}
+
+
+def test_the_schema_is_a_valid_draft_2020_12_schema() -> None:
+    jsonschema.Draft202012Validator.check_schema(SCHEMA)
+    assert SCHEMA["properties"]["version"]["const"] == 2
+
+
+def test_a_package_with_every_section_satisfies_it() -> None:
+    data = json.loads(render(package(), "json"))
+    assert {"rules", "skills", "history", "excluded", "omitted"} <= {k for k, v in data.items() if v}
+    VALIDATOR.validate(data)
+
+
+@pytest.mark.parametrize("budget", [700, 3000])
+def test_real_builds_satisfy_it_and_their_content_matches_the_ranges(
+    make_repo: Callable[..., GitRepo], budget: int
+) -> None:
+    repo = make_repo()
+    repo.commit(FILES, "initial")
+    task = Task("parse_header splits on every colon", "`parse_header` in app/parse.py breaks URLs.")
+    data = json.loads(build(BuildOptions(repo=repo.root, task=task, budget=budget, fmt="json")).rendered)
+    VALIDATOR.validate(data)
+    assert data["files"] and data["total_tokens"] <= budget
+    for entry in data["files"]:
+        lines = split_lines((repo.root / entry["path"]).read_text(encoding="utf-8"))
+        assert entry["lines"] == len(lines)
+        assert entry["content"] == [lines[a - 1 : b] for a, b in entry["ranges"]]
+    parse = next(f for f in data["files"] if f["path"] == "app/parse.py")
+    # The big file is excerpted at the small budget, with more than one range (a gap between).
+    assert budget > 700 or (parse["mode"] == "excerpt" and len(parse["ranges"]) > 1)
+
+
+def test_a_document_that_breaks_the_contract_is_refused() -> None:
+    data = json.loads(render(package(), "json"))
+    data["files"][0]["text"] = "one string, as version 1 wrote it"
+    assert not VALIDATOR.is_valid(data)
+    data = json.loads(render(package(), "json"))
+    data["files"][0]["ranges"] = [[0, 3]]
+    assert not VALIDATOR.is_valid(data)
