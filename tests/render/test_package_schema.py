@@ -24,7 +24,7 @@ FILES = {
     "CLAUDE.md": "Run the tests with pytest.\n",
     "app/__init__.py": "",
     "app/parse.py": "import re\n\n\n" + BIG + "def parse_header(line):\n    return re.split(':', line)\n",
-    "app/cli.py": "from app.parse import parse_header\n\n\ndef main(argv):\n    return parse_header(argv[0])\n",
+    "app/cli.py": "from app.parse import parse_header\n\n\ndef main(a):\n    return parse_header(a[0])\n",
     "README.md": "# app\n\nParses headers.\n",
 }
 
