@@ -43,7 +43,10 @@ def register(subparsers: Any) -> None:
     )
     _common(build)
     build.add_argument(
-        "--format", choices=FORMATS, default="markdown", help="output format (default markdown)"
+        "--format",
+        choices=FORMATS,
+        default="markdown",
+        help="output format (default markdown); json's shape is ctxaction/defaults/package.schema.json",
     )
     build.add_argument("--output", "-o", type=Path, help="write here (atomically) instead of stdout")
     build.set_defaults(func=run_build)
