@@ -17,15 +17,9 @@ from typing import Any
 
 from ctxaction.model import Package, PackedFile
 from ctxaction.pack.excerpt import pieces
-from ctxaction.repo.files import split_lines
 from ctxaction.sanitize import FRAMING
 
 VERSION = 2
-
-
-def _content(f: PackedFile) -> list[list[str]]:
-    # A whole file is one range, even an empty one ([[1, 0]]).
-    return [split_lines(f.text)] if f.mode == "full" else pieces(f.text, f.ranges, f.line_count)
 
 
 def file_entry(f: PackedFile, content: list[list[str]] | None = None) -> dict[str, Any]:
@@ -39,7 +33,7 @@ def file_entry(f: PackedFile, content: list[list[str]] | None = None) -> dict[st
         "score": round(f.score, 4),
         "reasons": list(f.reasons),
         "lines": f.line_count,
-        "content": content if content is not None else _content(f),
+        "content": content if content is not None else pieces(f.text, f.ranges, f.line_count),
     }
 
 
