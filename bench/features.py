@@ -13,7 +13,8 @@ weights of the fold that held its repository out: replayed, that dump is the lea
 estimate of the whole line, fitted weights included.
 
     python bench/features.py --instances ../shared/eval/data/train.json --mirrors /work/.mirror \
-        --workdir /tmp/ctx-features --out bench/out/features.jsonl [--jobs 2] [--cv-dir CV]
+        --workdir /tmp/ctx-features --out bench/out/features.jsonl [--jobs 2] [--cv-dir CV] \
+        [--set ctxaction.mentions.words.TITLE_FACTOR=4]
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from cv_folds import file_weights_by_repo  # bench/cv_folds.py: fit.py's --cv-dir files
+from overrides import apply  # bench/overrides.py: the --set values
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_HARNESS = HERE.parent.parent / "shared" / "eval"
@@ -40,10 +42,11 @@ def _harness(path: Path) -> object:
     return swebench
 
 
-def one(args: tuple[dict[str, object], str, str, str, dict[str, float] | None]) -> str:
+def one(args: tuple[dict[str, object], str, str, str, dict[str, float] | None, list[str]]) -> str:
     """The JSON line of one instance (or an error record); ``weights`` (a fold's file weights)
-    replace the shipped ones for this instance's ranking."""
-    inst, gitdir, workdir, harness, weights = args
+    replace the shipped ones for this instance's ranking, ``settings`` override constants."""
+    inst, gitdir, workdir, harness, weights, settings = args
+    apply(settings)
     sb = _harness(Path(harness))
     from ctxaction.config.load import load_config
     from ctxaction.rank import FOCUS_FILES, note_recent, rank_files
@@ -131,6 +134,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--instance-ids", default="")
     ap.add_argument("--cv-dir", type=Path, help="bench/fit.py --cv-dir output: rank each instance "
                     "with the file weights of the fold that held its repository out")
+    ap.add_argument("--set", action="append", default=[], help="module.ATTR=value override (a ranking "
+                    "constant, e.g. ctxaction.mentions.words.TITLE_FACTOR=4)")
     a = ap.parse_args(argv)
     fold_of = file_weights_by_repo(a.cv_dir) if a.cv_dir else {}
     sb = _harness(Path(a.harness).resolve())
@@ -147,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
         gitdir = sb.resolve_mirror(a.mirrors, inst["repo"], {})  # type: ignore[attr-defined]
         if gitdir:
             weights = fold_of[str(inst["repo"]).lower()] if a.cv_dir else None
-            work.append((inst, gitdir, a.workdir, str(Path(a.harness).resolve()), weights))
+            work.append((inst, gitdir, a.workdir, str(Path(a.harness).resolve()), weights, a.set))
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("a", encoding="utf-8") as f, ProcessPoolExecutor(a.jobs) as pool:
         for i, line in enumerate(pool.map(one, work), 1):

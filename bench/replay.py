@@ -17,7 +17,6 @@ focused top 15 without focus spans of their own get none (a conservative approxi
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import statistics
 import sys
@@ -25,23 +24,15 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from overrides import apply  # bench/overrides.py: the --set values
+
 HERE = Path(__file__).resolve().parent
-
-
-def _apply(settings: list[str]) -> None:
-    """``module.ATTR=value`` overrides (numbers or tuples as Python literals)."""
-    import ast
-
-    for item in settings:
-        target, _, value = item.partition("=")
-        module, _, attr = target.rpartition(".")
-        setattr(importlib.import_module(module), attr, ast.literal_eval(value))
 
 
 def one(args: tuple[dict[str, Any], str, dict[str, float] | None, list[str], int]) -> dict[str, Any]:
     """Replay one instance; the harness's metrics for it."""
     rec, workdir, weights, settings, budget = args
-    _apply(settings)
+    apply(settings)
     from ctxaction.model import Candidate, Focus
     from ctxaction.pipeline import BuildOptions, build
     from ctxaction.rank.scoring import score

@@ -316,12 +316,18 @@ def commit_refs(text: str) -> list[str]:
     return out
 
 
+# How much a keyword counts by where the text says it: prose, `inline code` (a name the writer
+# marked), a fenced block (pasted code and output: many words, few of them the subject); the title
+# says in a few words what the issue is about.
+KEYWORD_WEIGHTS = {"prose": 1.0, "inline": 1.5, "fence": 0.4}
+TITLE_FACTOR = 2.5
+
+
 def keywords(segs: Iterable[Segment]) -> dict[str, float]:
     """Query terms (sub-words of every token, stop words out) weighted by where they appear."""
     out: dict[str, float] = {}
-    factor = {"prose": 1.0, "inline": 1.5, "fence": 0.4}
     for seg in segs:
-        weight = factor[seg.kind] * (2.5 if seg.title else 1.0)
+        weight = KEYWORD_WEIGHTS[seg.kind] * (TITLE_FACTOR if seg.title else 1.0)
         # A path counts by its file stem only: directories (usr/lib/site-packages) name nothing.
         text = _PATH.sub(lambda m: m.group(0).rsplit("/", 1)[-1].split(".")[0], seg.text.replace("\\", "/"))
         for tok in _IDENT.findall(text):
