@@ -68,18 +68,12 @@ class Ranking:
 def collect(repo: RepoView, task: Task, profile: RankProfile) -> list[Candidate]:
     """Ranked candidates (best first) with signals, reasons and focus spans."""
     ranking = rank_files(repo, task, profile)
-    focused = ranking.candidates[:FOCUS_FILES]
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        # The recent lines come from git; the files are parsed meanwhile.
-        recent_done = pool.submit(note_recent, repo, ranking, [c.path for c in focused])
-        parsed = []
-        for cand in focused:
-            text = repo.read_text(cand.path)
-            parsed.append((cand, text, file_definitions(repo, cand.path, text) if text is not None else []))
-        recent_done.result()
-    for cand, text, defs in parsed:
+    note_recent(repo, ranking, [c.path for c in ranking.candidates[:FOCUS_FILES]])
+    for cand in ranking.candidates[:FOCUS_FILES]:
+        text = repo.read_text(cand.path)
         hints = ranking.hints(cand.path)
         if text is not None and hints is not None:
+            defs = file_definitions(repo, cand.path, text)
             cand.focus = build_focus(cand.path, text, hints, ranking.query, defs)
     return ranking.candidates
 
@@ -108,13 +102,8 @@ def rank_files(repo: RepoView, task: Task, profile: RankProfile) -> Ranking:
     files = {f.path: f for f in repo.tracked() if f.skip_reason is None}
     index = cached(repo.memo, "module_index", lambda: ModuleIndex.build(files))
     ctx = found.Context(repo, task, mentions, files, index, Board(set(files)))
-    # Commit messages naming the issue's strongest identifiers: a search that needs the text only.
-    phrases = [n for n, w in sorted(mentions.identifiers.items(), key=lambda kv: -kv[1]) if w >= 0.8][:4]
-    with ThreadPoolExecutor(max_workers=7) as pool:
+    with ThreadPoolExecutor(max_workers=5) as pool:
         mined = pool.submit(history.mine, repo)
-        # The message searches wait on git alone: they overlap everything below.
-        matching = pool.submit(history.commits_matching, repo, phrases, neighbours.MAX_MATCHING)
-        tied_future = pool.submit(neighbours.tied_commits, ctx)
         found.paths_and_frames(ctx)
         blamed = pool.submit(neighbours.blame_sources, repo, neighbours.framed_files(ctx))
         found.modules(ctx)
@@ -128,9 +117,10 @@ def rank_files(repo: RepoView, task: Task, profile: RankProfile) -> Ranking:
         neighbours.imports(ctx, strong)
         neighbours.tests(ctx, strong)
         hop.result()  # before history, which signals every file on the board by then
+        phrases = [n for n, w in sorted(mentions.identifiers.items(), key=lambda kv: -kv[1]) if w >= 0.8][:4]
         mined_history = mined.result()
-        tied = tied_future.result()
-        neighbours.from_history(ctx, mined_history, strong, profile.history_days, matching.result(), tied)
+        tied = neighbours.tied_commits(ctx)
+        neighbours.from_history(ctx, mined_history, strong, profile.history_days, phrases, tied)
         neighbours.blame(ctx, blamed.result())
     query = Query(ctx.keyword_idf, found.qualified_owners(mentions.dotted), mentions.identifiers)
     ranked = _finish(ctx, weights)

@@ -32,7 +32,6 @@ _IMPORT_LINE = (
 )
 MAX_REVERSE_IMPORTERS = 30
 RECENT_FALLBACK = 10
-MAX_MATCHING = 12  # commits whose messages name the issue's identifiers
 
 
 def imports(ctx: Context, strong: Sequence[tuple[str, float]]) -> None:
@@ -97,12 +96,11 @@ def from_history(
     hist: history.History,
     strong: Sequence[tuple[str, float]],
     days: int,
-    matching: Sequence[history.Commit],
+    phrases: Sequence[str],
     tied: Sequence[tuple[history.Commit, str]],
 ) -> None:
     """Change frequency of candidates, co-change partners, the commits tied to the issue
-    (:func:`tied_commits`, with the reason each gives), the commits whose messages name its
-    identifiers (``matching``)."""
+    (:func:`tied_commits`, with the reason each gives), commits naming its identifiers."""
     board: Board = ctx.board
     counts = hist.change_counts(days)
     if counts:
@@ -136,7 +134,7 @@ def from_history(
     for commit, why in tied:
         for f in commit.files:
             board.add(f, "issue_reference", 1.0 / math.sqrt(len(commit.files)), why)
-    for commit in matching:
+    for commit in history.commits_matching(ctx.repo, phrases, max_count=12):
         if len(commit.files) > history.BULK_COMMIT_FILES:
             continue
         for f in commit.files:
