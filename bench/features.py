@@ -75,7 +75,10 @@ def one(args: tuple[dict[str, object], str, str, str, dict[str, float] | None, l
         repo_obj.close()
         issue = Path(workdir) / "issues" / f"{iid}.md"
         issue.parent.mkdir(parents=True, exist_ok=True)
-        issue.write_text(sb.issue_text(str(inst["problem_statement"])), encoding="utf-8")  # type: ignore[attr-defined]
+        # Written aside and renamed: another dump of the same work folder may be reading it.
+        part = issue.with_name(f"{issue.name}.{os.getpid()}.part")
+        part.write_text(sb.issue_text(str(inst["problem_statement"])), encoding="utf-8")  # type: ignore[attr-defined]
+        os.replace(part, issue)
         task, _ = clean_task(read_issue_file(issue))
         with open_repo(Path(wt)) as repo:
             profile = load_config(repo.root, None).profile("auto", task.labels)
