@@ -34,7 +34,7 @@ LINE_CONTEXT = 3
 MAX_DEFS = 16
 # Windows inside a definition too long to show whole.
 MAX_EVIDENCE = 6
-EVIDENCE_GAP = 8
+EVIDENCE_GAP = 8  # evidence lines this far apart at least, each shown this far either side
 # Fixes often add an import: the header is worth a little room in the files that matter.
 HEADER_WEIGHT = 0.35
 # Top-level constants read by the best definitions: below their readers, above plain context.
@@ -122,7 +122,8 @@ def build_focus(
             else:
                 spans.add(d.start, d.start + HEAD_LINES, weight, f"{why} (head)")
                 for line in _evidence_lines(hints, d, query, recent_points):
-                    spans.add(line - 8, line + 8, weight * 0.9, f"{why} (around line {line})")
+                    around = f"{why} (around line {line})"
+                    spans.add(line - EVIDENCE_GAP, line + EVIDENCE_GAP, weight * 0.9, around)
         _referenced_constants(spans, text, lines, defs, [s.definition for s in scored[:REFERENCING_DEFS]])
         _enclosing_lines(spans, lines, defs, focused)
     header_end = _import_header_end(lines)
