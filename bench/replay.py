@@ -26,8 +26,6 @@ from typing import Any
 
 from overrides import apply  # bench/overrides.py: the --set values
 
-HERE = Path(__file__).resolve().parent
-
 
 def one(args: tuple[dict[str, Any], str, dict[str, float] | None, list[str], int]) -> dict[str, Any]:
     """Replay one instance; the harness's metrics for it."""
