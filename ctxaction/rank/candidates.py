@@ -38,6 +38,9 @@ MAX_CONFIRM_FILES = 24
 MAX_KEYWORD_FILES = 150
 BM25_K1 = 1.2
 BM25_B = 0.75
+# A keyword that starts a sub-word of the file's path (directory or file name) adds this many times
+# its query weight × idf to the file's BM25: the path says what the whole file is about.
+PATH_WORD_WEIGHT = 2.0
 _MESSAGE_SPLIT = re.compile(r"['\"`{}%()\[\]<>|]|\b\d[\d.]*\b|\s-\s|\\n")
 _CLAUSE_SPLIT = re.compile(r"[,;:.!?]\s")
 
@@ -259,13 +262,12 @@ def keywords(ctx: Context) -> None:
         scores[path] = sum(qweight[k] * idf[k] * tf * (BM25_K1 + 1) / (tf + norm) for k, tf in counts.items())
     prefix_re = re.compile("|".join(sorted(qweight, key=len, reverse=True)))
     for path in ctx.files:
-        # Path words count double: sub-words of directory and file names that start with a keyword.
         low = path.lower()
         found = {
             m.group(0) for m in prefix_re.finditer(low) if m.start() == 0 or not low[m.start() - 1].isalpha()
         }
         for k in found:
-            scores[path] = scores.get(path, 0.0) + 2.0 * qweight[k] * idf[k]
+            scores[path] = scores.get(path, 0.0) + PATH_WORD_WEIGHT * qweight[k] * idf[k]
     if not scores:
         return
     best = max(scores.values())
