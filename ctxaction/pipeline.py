@@ -34,7 +34,7 @@ from ctxaction.repo.memo import cached
 from ctxaction.repo.warm import WarmRepos
 from ctxaction.sanitize import clean_task
 from ctxaction.secure import PathRules
-from ctxaction.secure.globs import gitignore_spec
+from ctxaction.secure.globs import gitignore_spec, matching
 from ctxaction.tokenizer_process import Counting
 from ctxaction.tokens import get_counter
 
@@ -254,14 +254,11 @@ def _candidates(
     tracked = repo.paths()
     forced: list[Candidate] = []
     for pattern in include:
-        spec = gitignore_spec([pattern])
         forced += [
             Candidate(p, reasons=["included by --include"], score=top + 1.0)
-            for p in tracked
-            if spec.match_file(p)
+            for p in matching(gitignore_spec([pattern]), tracked)
         ]
     for required in profile.required_files:
-        spec = gitignore_spec([required.pattern])
         forced += [
             Candidate(
                 p,
@@ -270,8 +267,7 @@ def _candidates(
                 required=True,
                 max_lines=required.max_lines,
             )
-            for p in tracked
-            if spec.match_file(p)
+            for p in matching(gitignore_spec([required.pattern]), tracked)
         ]
     if mentions.extract(task.title, task.body).empty:
         warnings.append(

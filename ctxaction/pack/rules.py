@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import posixpath
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,13 +24,15 @@ from ctxaction.config.model import RuleSource
 from ctxaction.model import RuleFile, Skill
 from ctxaction.repo.files import RepoView, split_lines
 from ctxaction.repo.memo import RepoMemo, cached
-from ctxaction.secure.globs import gitignore_spec, valid_only
+from ctxaction.secure.globs import gitignore_spec, matching, valid_only
 from ctxaction.tokens import Counter
 
 ALWAYS = 2  # layers up to this one are always packed
 NESTED_NAMES = ("CLAUDE.md", "AGENTS.md")
 _FRONTMATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.DOTALL)
 DESCRIPTION_CHARS = 240
+# Where a pattern's literal head ends: a wildcard, a class or an escape.
+_GLOB_START = re.compile(r"[*?\[\\]")
 
 
 def frontmatter(text: str) -> tuple[dict[str, Any], str]:
@@ -68,6 +70,17 @@ def _anchored(pattern: str) -> pathspec.GitIgnoreSpec:
     # Config patterns name files from the repository root: "CLAUDE.md" is the root one only
     # (nested ones are found along the selected files' paths).
     return gitignore_spec([pattern if pattern.startswith("/") else f"/{pattern}"])
+
+
+def root_matches(pattern: str, paths: Iterable[str]) -> list[str]:
+    """The paths a config pattern (anchored at the root) matches, in their order.
+
+    A path it matches starts with the pattern's literal head (``.claude/rules/`` of
+    ``.claude/rules/**/*.md``, all of ``CLAUDE.md``), so only those reach pathspec: in a repository
+    of 28,000 files that is a handful instead of every path for every pattern (bench/glob_match.py).
+    """
+    head = _GLOB_START.split(pattern.lstrip("/"), maxsplit=1)[0].rstrip()
+    return matching(_anchored(pattern), (p for p in paths if p.startswith(head)))
 
 
 def nested_rule_paths(tracked: set[str], selected: Sequence[str]) -> list[str]:
@@ -176,7 +189,7 @@ def _layered(
     layered: list[tuple[int, int | None, str]] = []
     seen: set[str] = set()
     for source in sources:
-        find = functools.partial(_matching, source.pattern, tracked)
+        find = functools.partial(root_matches, source.pattern, tracked)
         matched = cached(memo, ("rule_files", source.pattern), find)
         for path in sorted(p for p in matched if p not in seen):
             seen.add(path)
@@ -189,11 +202,6 @@ def _layered(
                 layered.append((ALWAYS, root_caps.get(posixpath.basename(path)), path))
     layered.sort(key=lambda item: item[0])
     return layered
-
-
-def _matching(pattern: str, tracked: set[str]) -> list[str]:
-    spec = _anchored(pattern)
-    return [p for p in tracked if spec.match_file(p)]
 
 
 def _dedupe(texts: list[_Text]) -> list[_Text]:
@@ -257,10 +265,11 @@ def skills_index(
     repo: RepoView, patterns: Sequence[str], clean: Callable[[str, str], str] = lambda t, _: t,
 ) -> list[Skill]:
     """Name and description of every skill file matching ``patterns`` (bodies left out)."""
-    specs = [_anchored(p) for p in patterns]
+    readable = [e.path for e in repo.tracked() if e.skip_reason is None]
+    found = {path for pattern in patterns for path in root_matches(pattern, readable)}
     out: list[Skill] = []
     for entry in repo.tracked():
-        if entry.skip_reason is not None or not any(s.match_file(entry.path) for s in specs):
+        if entry.path not in found:
             continue
         meta, _ = frontmatter(repo.read_text(entry.path) or "")
         name = str(meta.get("name") or posixpath.basename(posixpath.dirname(entry.path)) or entry.path)

@@ -12,9 +12,17 @@ from ctxaction.config.load import config_from_text
 from ctxaction.config.model import RuleSource
 from ctxaction.model import Task
 from ctxaction.pack.budget import BudgetError
-from ctxaction.pack.rules import frontmatter, nested_rule_paths, pack_rules, scope_of, skills_index
+from ctxaction.pack.rules import (
+    frontmatter,
+    nested_rule_paths,
+    pack_rules,
+    root_matches,
+    scope_of,
+    skills_index,
+)
 from ctxaction.pipeline import BuildOptions, build
 from ctxaction.repo.files import open_repo
+from ctxaction.secure.globs import gitignore_spec
 from ctxaction.tokens import get_counter
 from tests.gitrepo import GitRepo
 
@@ -120,6 +128,32 @@ def test_skills_index_has_frontmatter_only(make_repo: Callable[..., GitRepo]) ->
     assert skills["release"].description == "Cut a release. Bumps the version."
     assert skills["nofront"].description == ""
     assert all("Secret body" not in s.description for s in skills.values())
+
+
+# Patterns whose literal head is unusual: trailing blanks gitignore drops, escapes, a directory
+# named like a file, `.` segments, doubled slashes, wildcards first.
+ODD_PATTERNS = [
+    "CLAUDE.md", "CLAUDE.md ", "/CLAUDE.md", "./CLAUDE.md", "!x", "\\!x", "x\\ y", "docs/", "docs",
+    "docs/**", "**/*.md", ".claude/rules/**/*.md", "docs//x.md", "CLAUDE.md/", "docs/a/../x.md",
+    "[Cc]LAUDE.md", "*", "d?cs/x.md",
+]  # fmt: skip
+
+
+def test_root_matches_finds_what_pathspec_finds_on_every_path(make_repo: Callable[..., GitRepo]) -> None:
+    repo = make_repo()
+    for path in ["CLAUDE.md", "claude.md", "a/CLAUDE.md", "CLAUDE.md.bak", "CLAUDE.mdx", "docs/x.md",
+                 "docs/a/b.md", "docs.md", ".claude/rules/a.md", ".claude/rules/b/c.md", "!x", "x y",
+                 "CLAUDE.md2/x"]:  # fmt: skip
+        repo.write(path, "text\n")
+    repo.commit({}, "odd names")
+    with open_repo(repo.root) as view:
+        paths = view.paths()
+    for pattern in ODD_PATTERNS:
+        spec = gitignore_spec([pattern if pattern.startswith("/") else f"/{pattern}"])
+        expected = [p for p in paths if spec.match_file(p)]
+        assert root_matches(pattern, paths) == expected, pattern
+    assert root_matches(".claude/rules/**/*.md", paths) == [".claude/rules/a.md", ".claude/rules/b/c.md"]
+    assert root_matches("CLAUDE.md", paths) == ["CLAUDE.md"]
 
 
 def test_frontmatter_and_scope_parsing() -> None:
