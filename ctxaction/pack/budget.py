@@ -198,9 +198,12 @@ class Packer:
 
     def _step(self, plan: _Plan, chosen: set[int], number: int) -> float:
         """Tokens of adding ``number`` to ``chosen``: the line, markers and ranges it adds or joins."""
+        return self._step_at(plan, chosen, number, self.line_cost(plan, number))
+
+    def _step_at(self, plan: _Plan, chosen: set[int], number: int, cost: float) -> float:
+        """:meth:`_step` for a line that costs ``cost`` itself (0: the least the step can cost)."""
         before = number > 1 and number - 1 in chosen
         after = number < plan.n and number + 1 in chosen
-        cost = self.line_cost(plan, number)
         if not chosen:
             runs = int(number > 1) + int(number < plan.n)
             return cost + self._overhead(plan) + runs * self._marker
@@ -228,6 +231,12 @@ class Packer:
             return True
         if not plan.chosen and not self._next_in_line(plan):
             return False
+        # When what the line adds besides its own tokens (a new run's marker and range, the join
+        # charge) is already over the budget, it cannot fit and its block is not counted: the
+        # fill's tail tries every relevant line left, a tokenizer call per block. Exact: a line
+        # costs 0 or more, and adding floats is monotonic.
+        if not self._fits(plan, self._step_at(plan, plan.chosen, number, 0.0), self.limit):
+            return False
         return self._commit(plan, (number,), self._step(plan, plan.chosen, number), self.limit)
 
     def _next_in_line(self, plan: _Plan) -> bool:
@@ -243,11 +252,18 @@ class Packer:
         """What the budget has left, the files' join charges counted."""
         return self.limit - self.used - self.charged
 
+    def _charge(self, plan: _Plan) -> int:
+        """What joining costs beyond the lines (required files are in whatever they cost: no
+        charge for their place)."""
+        return JOIN_TOKENS if not plan.chosen and not plan.source.pinned else 0
+
+    def _fits(self, plan: _Plan, extra: float, limit: float) -> bool:
+        return self.used + self.charged + extra + self._charge(plan) <= limit
+
     def _commit(self, plan: _Plan, new: Sequence[int], extra: float, limit: float) -> bool:
         joins = not plan.chosen
-        # Required files are in whatever they cost: no charge for their place.
-        charge = JOIN_TOKENS if joins and not plan.source.pinned else 0
-        if self.used + self.charged + extra + charge > limit:
+        charge = self._charge(plan)
+        if not self._fits(plan, extra, limit):
             return False
         plan.chosen.update(new)
         plan.cost += extra

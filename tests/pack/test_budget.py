@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from ctxaction.model import Candidate, Focus
@@ -234,3 +236,51 @@ def test_a_short_gap_is_filled_when_its_lines_cost_less_than_the_gap() -> None:
     assert measure.marker_cost() < short <= measure.marker_cost() + measure.range_cost()
     packer._fill_gaps(plan)
     assert plan.chosen == {1, 2, 3, 4, 5, 6}
+
+
+class CountingMeasure(FormatMeasure):
+    """The real costs, and how many texts were counted."""
+
+    def __init__(self, fmt: str) -> None:
+        self.texts = 0
+        super().__init__(fmt, get_counter())
+
+    def text_cost(self, text: str) -> int:
+        self.texts += 1
+        return super().text_cost(text)
+
+
+class EveryLineCounted(Packer):
+    """The fill as it was: every line it tries is counted, even one whose run or join alone is
+    over what is left."""
+
+    def take_line(self, plan: Any, number: int) -> bool:
+        if number in plan.chosen:
+            return True
+        if not plan.chosen and not self._next_in_line(plan):
+            return False
+        return self._commit(plan, (number,), self._step(plan, plan.chosen, number), self.limit)
+
+
+@pytest.mark.parametrize("fmt", ["json", "markdown"])
+def test_the_fill_skips_lines_it_cannot_take_without_counting_them(fmt: str) -> None:
+    sources = [
+        source(f"m{i}.py", py_file(f"m{i}", 40), 1.0 - i * 0.1, [Focus(60 + 7 * i, 64 + 7 * i, 1.0, "hit")])
+        for i in range(8)
+    ]
+
+    def pair() -> tuple[CountingMeasure, Packer, CountingMeasure, Packer]:
+        fast, slow = CountingMeasure(fmt), CountingMeasure(fmt)
+        return (fast, Packer(sources, fast, max_files=10, min_files=1, context=3),
+                slow, EveryLineCounted(sources, slow, max_files=10, min_files=1, context=3))  # fmt: skip
+
+    _, packer, _, reference = pair()
+    for budget in (300, 700, 1500, 4000):
+        got, expected = packer.pack(budget), reference.pack(budget)
+        assert [(f.path, f.ranges) for f in got.files] == [(f.path, f.ranges) for f in expected.files]
+        assert got.used == expected.used
+    # Once the budget is nearly spent the old fill counted the block of every relevant line left.
+    fast, packer, slow, reference = pair()
+    packer.pack(1500)
+    reference.pack(1500)
+    assert fast.texts < slow.texts * 0.6
