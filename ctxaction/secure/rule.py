@@ -165,9 +165,11 @@ def prefixed(
     reach: int = DEFAULT_REACH,
     multiline: bool = False,
     anchored: bool = True,
+    boundary: bool = True,
 ) -> Rule:
     """A rule for a token with a distinctive prefix: the value alone is enough. ``anchored``
-    (the default) when every keyword is how the token starts."""
+    (the default) when every keyword is how the token starts; ``boundary`` (the default) when a
+    word character before the prefix makes it a look-alike (see :class:`Rule`)."""
     pattern = rf"(?P<secret>{value}){END}"
     return Rule(
         rule_id,
@@ -182,5 +184,5 @@ def prefixed(
         reach=reach,
         multiline=multiline,
         anchored=anchored and not multiline,
-        boundary=True,
+        boundary=boundary,
     )

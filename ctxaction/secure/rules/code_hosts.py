@@ -15,9 +15,15 @@ _GH_KINDS = {
 
 RULES: list[Rule] = [
     *(
+        # No boundary: the CRC32 checksum leaves no look-alike to reject, and a token glued to a
+        # name (a file `backup_ghp_….txt`, a title quoting it) is still the token.
         prefixed(
             rule_id, desc, rf"{prefix}_[A-Za-z0-9]{{36}}", (f"{prefix}_",), validate=github_token_ok,
-            tp=(f'GITHUB_TOKEN="<<gh:{prefix}>>"', f"token: <<gh:{prefix}>>"),
+            boundary=False,
+            tp=(
+                f'GITHUB_TOKEN="<<gh:{prefix}>>"', f"token: <<gh:{prefix}>>",
+                f"saved to backup_<<gh:{prefix}>>.txt",
+            ),
             fp=(f'token = "<<ghbad:{prefix}>>"', f"{prefix}_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"),
         )
         for prefix, (rule_id, desc) in _GH_KINDS.items()

@@ -10,7 +10,8 @@ from ctxaction.secure.rule import Rule, prefixed
 RULES: list[Rule] = [
     prefixed(
         "npm-access-token", "npm access token", r"npm_[A-Za-z0-9]{36}", ("npm_",), validate=npm_token_ok,
-        tp=("//registry.npmjs.org/:_authToken=<<npm>>", "NPM_TOKEN=<<npm>>"),
+        boundary=False,  # checksummed, like GitHub's tokens: one glued to a name is still one
+        tp=("//registry.npmjs.org/:_authToken=<<npm>>", "NPM_TOKEN=<<npm>>", "cp ~/.npmrc backup_<<npm>>.txt"),
         fp=("NPM_TOKEN=npm_<<alnum:36>>", "npm_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"),
     ),
     Rule(
