@@ -72,7 +72,5 @@ def valid_only(patterns: Sequence[str]) -> list[str]:
 
 
 def matching(spec: pathspec.GitIgnoreSpec, paths: Iterable[str]) -> list[str]:
-    """The paths ``spec`` matches, in their order. One ``match_files`` pass: a ``match_file``
-    call per path costs several times as much, and a rule pattern is matched against every
-    tracked path (bench/glob_match.py)."""
+    """The paths ``spec`` matches, in their order (pathspec's ``match_files``, one call for all)."""
     return list(spec.match_files(paths))
