@@ -24,8 +24,7 @@ from pathlib import Path
 import pathspec
 
 from ctxaction.config.load import config_of
-from ctxaction.pack.rules import root_matches
-from ctxaction.secure.globs import gitignore_spec
+from ctxaction.pack.rules import anchored_spec, root_matches
 
 
 def tracked_paths(repo: Path) -> list[str]:
@@ -64,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     config = config_of(None)
     patterns = [s.pattern for s in config.rule_sources] + list(config.skills)
-    specs = [gitignore_spec([p if p.startswith("/") else f"/{p}"]) for p in patterns]
+    specs = [anchored_spec(p) for p in patterns]
     print(f"{len(patterns)} patterns (the default rule sources and skills)")
     print("| repository | paths | every path s | literal head s | ratio |")
     print("| --- | --- | --- | --- | --- |")

@@ -66,7 +66,8 @@ def matches_any(globs: Sequence[str], paths: Sequence[str]) -> bool:
     return any(spec.match_file(path) for path in paths)
 
 
-def _anchored(pattern: str) -> pathspec.GitIgnoreSpec:
+def anchored_spec(pattern: str) -> pathspec.GitIgnoreSpec:
+    """A config pattern compiled as the packer reads it: anchored at the repository root."""
     # Config patterns name files from the repository root: "CLAUDE.md" is the root one only
     # (nested ones are found along the selected files' paths).
     return gitignore_spec([pattern if pattern.startswith("/") else f"/{pattern}"])
@@ -80,7 +81,7 @@ def root_matches(pattern: str, paths: Iterable[str]) -> list[str]:
     of 28,000 files that is a handful instead of every path for every pattern (bench/glob_match.py).
     """
     head = _GLOB_START.split(pattern.lstrip("/"), maxsplit=1)[0].rstrip()
-    return matching(_anchored(pattern), (p for p in paths if p.startswith(head)))
+    return matching(anchored_spec(pattern), (p for p in paths if p.startswith(head)))
 
 
 def nested_rule_paths(tracked: set[str], selected: Sequence[str]) -> list[str]:
@@ -266,16 +267,14 @@ def skills_index(
 ) -> list[Skill]:
     """Name and description of every skill file matching ``patterns`` (bodies left out)."""
     readable = [e.path for e in repo.tracked() if e.skip_reason is None]
-    found = {path for pattern in patterns for path in root_matches(pattern, readable)}
     out: list[Skill] = []
-    for entry in repo.tracked():
-        if entry.path not in found:
-            continue
-        meta, _ = frontmatter(repo.read_text(entry.path) or "")
-        name = str(meta.get("name") or posixpath.basename(posixpath.dirname(entry.path)) or entry.path)
+    # Sorted, as the tracked files are: the index lists skills by path.
+    for path in sorted({p for pattern in patterns for p in root_matches(pattern, readable)}):
+        meta, _ = frontmatter(repo.read_text(path) or "")
+        name = str(meta.get("name") or posixpath.basename(posixpath.dirname(path)) or path)
         # Redacted before the cut: a token cut short no longer matches its rule.
-        description = clean(" ".join(str(meta.get("description") or "").split()), entry.path)
+        description = clean(" ".join(str(meta.get("description") or "").split()), path)
         if len(description) > DESCRIPTION_CHARS:
             description = description[: DESCRIPTION_CHARS - 1].rstrip() + "…"
-        out.append(Skill(entry.path, clean(name, entry.path), description))
+        out.append(Skill(path, clean(name, path), description))
     return out

@@ -13,6 +13,7 @@ from ctxaction.config.model import RuleSource
 from ctxaction.model import Task
 from ctxaction.pack.budget import BudgetError
 from ctxaction.pack.rules import (
+    anchored_spec,
     frontmatter,
     nested_rule_paths,
     pack_rules,
@@ -22,7 +23,6 @@ from ctxaction.pack.rules import (
 )
 from ctxaction.pipeline import BuildOptions, build
 from ctxaction.repo.files import open_repo
-from ctxaction.secure.globs import gitignore_spec
 from ctxaction.tokens import get_counter
 from tests.gitrepo import GitRepo
 
@@ -149,7 +149,7 @@ def test_root_matches_finds_what_pathspec_finds_on_every_path(make_repo: Callabl
     with open_repo(repo.root) as view:
         paths = view.paths()
     for pattern in ODD_PATTERNS:
-        spec = gitignore_spec([pattern if pattern.startswith("/") else f"/{pattern}"])
+        spec = anchored_spec(pattern)
         expected = [p for p in paths if spec.match_file(p)]
         assert root_matches(pattern, paths) == expected, pattern
     assert root_matches(".claude/rules/**/*.md", paths) == [".claude/rules/a.md", ".claude/rules/b/c.md"]
