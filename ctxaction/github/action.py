@@ -259,12 +259,20 @@ class ActionRun:
         body = final_body(body)
         login = self.client.own_login(self.inputs.bot_login)
         existing = find_own(reversed(thread.comments), MARKER_RE, login)
+        url = ""
+        if existing is not None and existing.body == body:
+            url = existing.url
+        elif existing is not None:
+            try:
+                url = self.client.update_comment(existing, body)
+            except GitHubError as exc:
+                # Deleted between the listing and now (the build takes a while): post it anew.
+                if exc.status != 404:
+                    raise
+                self.log.line(f"comment {existing.id} was deleted meanwhile: posting a new one")
+                existing = None
         if existing is None:
             _, url = self.client.create_comment(self.request.number, body)
-        elif existing.body == body:
-            url = existing.url
-        else:
-            url = self.client.update_comment(existing, body)
         self.outputs.update({"comment-url": url, "truncated": "true" if truncated else "false"})
         self.log.line(f"comment {'updated' if existing else 'created'}: {url}")
 

@@ -113,6 +113,27 @@ def test_unchanged_package_is_not_patched_again(world: World) -> None:
     assert again.outputs["comment-url"]
 
 
+def test_our_comment_deleted_during_the_run_is_posted_anew(world: World) -> None:
+    """Someone deletes the package comment while the build runs: the PATCH answers 404."""
+    payload = _issue_world(world)
+    assert world.run("issues", payload).code == 0
+    (old,) = world.fake.comments[1]
+    world.fake.fail("PATCH", rf"/issues/comments/{old['id']}$", 404, "Not Found")
+    payload["issue"]["body"] += "\n\nAlso the greeting in src/hello/greet.py."
+    world.fake.add_issue(payload["issue"])
+    result = world.run("issues", payload)
+    assert result.code == 0, result.stdout + result.stderr
+    assert _routes(result) == [
+        "GET /issues/1/comments",
+        f"PATCH /issues/comments/{old['id']}",
+        "POST /issues/1/comments",
+    ]
+    new = world.fake.comments[1][-1]
+    assert new["id"] != old["id"] and "src/hello/greet.py" in new["body"]
+    assert result.outputs["comment-url"].endswith(f"#issuecomment-{new['id']}")
+    assert result.annotations("error") == []
+
+
 def test_marker_pasted_by_someone_else_is_not_taken_over(world: World) -> None:
     payload = _issue_world(world)
     world.fake.add_comment(1, "<!-- ctxaction:package v1 -->\nmy own notes", login="mallory")
