@@ -51,6 +51,12 @@ RUN apt-get update \
 
 COPY --from=build /opt/ctxaction /opt/ctxaction
 RUN ln -s /opt/ctxaction/venv/bin/ctxaction /usr/local/bin/ctxaction \
-    && ctxaction --version
+    && /opt/ctxaction/venv/bin/python -I -m ctxaction --version
 
-ENTRYPOINT ["/usr/local/bin/ctxaction", "action"]
+# Isolated (-I): the runner hands the job's `env:` (and $GITHUB_ENV) to the container, whose working
+# directory is the workspace, so a `PYTHONPATH: .` or `src` set for the project's own tests would
+# import the checkout's modules (yaml.py, json.py, sitecustomize.py, a PR's on
+# pull_request_target) into this root process. -I ignores every PYTHON* variable, the user site
+# and the current folder; -u and -B stand in for the PYTHONUNBUFFERED and PYTHONDONTWRITEBYTECODE
+# it ignores.
+ENTRYPOINT ["/opt/ctxaction/venv/bin/python", "-I", "-u", "-B", "-m", "ctxaction", "action"]

@@ -40,6 +40,19 @@ def entrypoint() -> list[str]:
     return [str(script)] if script.is_file() else [sys.executable, "-m", "ctxaction"]
 
 
+def image_entrypoint() -> list[str]:
+    """The Dockerfile's exec-form ENTRYPOINT, with the image's paths mapped to this environment
+    (the venv's interpreter and console script), so its flags run as the image runs them."""
+    text = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+    match = re.search(r"^ENTRYPOINT (\[.*\])$", text, re.MULTILINE)
+    assert match is not None, "the Dockerfile has no exec-form ENTRYPOINT"
+    local = {
+        "/opt/ctxaction/venv/bin/python": sys.executable,
+        "/usr/local/bin/ctxaction": str(Path(sys.executable).with_name("ctxaction")),
+    }
+    return [local.get(arg, arg) for arg in json.loads(match.group(1))]
+
+
 def action_defaults() -> dict[str, str]:
     """``INPUT_*`` variables as the runner sets them from action.yml's defaults."""
     meta = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
@@ -79,6 +92,8 @@ class ActionRunner:
         self._counter = itertools.count(1)
         # Runner variables a scenario sets itself (GITHUB_REF_NAME, GITHUB_HEAD_REF …).
         self.extra_env: dict[str, str] = {}
+        # The command line up to and including ``action`` (``image_entrypoint()`` runs the image's).
+        self.command = [*entrypoint(), "action"]
 
     def run(self, event: str, payload: dict[str, Any], **inputs: str) -> RunResult:
         """Run once for ``event`` with ``payload``; ``inputs`` override action.yml defaults
@@ -120,7 +135,7 @@ class ActionRunner:
             env[f"INPUT_{key.upper().replace('_', '-')}"] = value
         before = len(self.fake.requests)
         proc = subprocess.run(
-            [*entrypoint(), "action"],
+            self.command,
             cwd=self.workspace,
             env=env,
             capture_output=True,

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -66,7 +67,12 @@ def test_dockerfile_conventions() -> None:
     bases = re.findall(r"^FROM (\S+)", text, re.MULTILINE)
     assert len(bases) == 2 and all(re.fullmatch(r"python:3\.\d+-slim@sha256:[0-9a-f]{64}", b) for b in bases)
     assert "COPY --from=build /opt/ctxaction /opt/ctxaction" in text
-    assert re.search(r'^ENTRYPOINT \["/usr/local/bin/ctxaction", "action"\]$', text, re.MULTILINE)
+    entry = re.search(r"^ENTRYPOINT (\[.*\])$", text, re.MULTILINE)
+    assert entry is not None
+    # Isolated: no PYTHONPATH, user site or current folder (the workspace) on the import path.
+    assert json.loads(entry.group(1)) == [
+        "/opt/ctxaction/venv/bin/python", "-I", "-u", "-B", "-m", "ctxaction", "action"
+    ]
     assert re.search(r"^ENV PYTHONUNBUFFERED=1", text, re.MULTILINE)
     assert re.search(r"^ENV TIKTOKEN_CACHE_DIR=/\S+$", text, re.MULTILINE)
     assert "install -y --no-install-recommends git" in text

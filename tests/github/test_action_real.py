@@ -27,7 +27,7 @@ from ctxaction.agents import PACKAGE_JSON, PACKAGE_MD, PROMPT_MD
 from ctxaction.github.comment import packaged_sha
 from ctxaction.markdown import has_live_markup
 from tests.ghserver import FakeGitHub, webhook_fixture
-from tests.github.runner import ROOT, ActionRunner, RunResult, clone, make_upstream
+from tests.github.runner import ROOT, ActionRunner, RunResult, clone, image_entrypoint, make_upstream
 from tests.gitrepo import GitRepo
 
 RUNNER_UID = 1001  # the `runner` user of GitHub's hosted images
@@ -195,6 +195,21 @@ def _readable_by_owner(base: Path, fake_github: FakeGitHub) -> None:
         },
     )
     assert fetch.returncode == 0, fetch.stderr  # the runner user can still write to .git
+
+
+def test_the_image_entrypoint_runs_no_python_from_the_workspace(world: World) -> None:
+    """A job-level ``env: PYTHONPATH: .`` (common in Python projects) reaches a container action,
+    whose working directory is the workspace: modules the checkout holds (a PR's, on
+    ``pull_request_target`` or a ``/context`` that checks out the head) must not be imported."""
+    hit = world.tmp / "imported-from-workspace"
+    code = f"open({str(hit)!r}, 'a').write(__name__ + '\\n')\n"
+    world.workspace.commit({"yaml.py": code, "sitecustomize.py": code, "src/json.py": code}, "shadow modules")
+    world.runner.command = image_entrypoint()
+    world.runner.extra_env = {"PYTHONPATH": ".:src", "PYTHONSTARTUP": "yaml.py"}
+    result = world.run("issues", world.issue())
+    assert not hit.exists(), hit.read_text(encoding="utf-8")
+    assert result.code == 0, result.stdout + result.stderr
+    assert _ours(world.fake)
 
 
 def test_a_symlinked_artifact_folder_is_refused_and_nothing_lands_outside(world: World) -> None:
