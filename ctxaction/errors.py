@@ -143,19 +143,24 @@ class FetchError(CtxError, ValueError):
 class GitHubError(CtxError, RuntimeError):
     """A REST call failed for good (after retries when they applied)."""
 
-    def __init__(self, what: str, status: int, message: str) -> None:
-        super().__init__(f"GitHub API: {what} failed ({status or 'no response'}): {message}")
+    def __init__(self, what: str, status: int, message: str, permission: str = "") -> None:
+        text = f"GitHub API: {what} failed ({status or 'no response'}): {message}"
         self.what = what
         self.status = status
         self.message = message
+        # The workflow permission the call needs (``issues: write``), named when it was refused.
+        self.permission = permission
+        if self.read_only and permission:
+            text += f" (the token lacks `{permission}`: add it to the job's `permissions:`)"
+        super().__init__(text)
 
     @property
     def read_only(self) -> bool:
-        """The token may not write here (fork PRs, ``permissions: read``)."""
+        """The token may not do this here (fork PRs, a ``permissions:`` block without it)."""
         return self.status == 403 and "not accessible by integration" in self.message.lower()
 
-    def __reduce__(self) -> tuple[type[GitHubError], tuple[str, int, str]]:
-        return (GitHubError, (self.what, self.status, self.message))
+    def __reduce__(self) -> tuple[type[GitHubError], tuple[str, int, str, str]]:
+        return (GitHubError, (self.what, self.status, self.message, self.permission))
 
 
 class ToolInputError(CtxError, ValueError):

@@ -81,12 +81,9 @@ class ActionRun:
                 self.log.annotate("warning", warning)
             package = self.build(thread, command)
             self.deliver(package, thread, command)
-        except GitHubError as exc:
-            if exc.read_only:
-                self.log.annotate("notice", f"{exc}: the token is read-only (a fork PR?); nothing posted")
-                return 0
-            return self.fail(exc)
         except (CtxError, OSError) as exc:
+            # A refused read (403) is a workflow without the permission it names, not a fork PR:
+            # their read-only token still reads. Only posting falls back to the summary (deliver).
             return self.fail(exc)
         except Exception as exc:  # a bug: keep the traceback, still answer the commenter
             sys.stderr.write(redact(traceback.format_exc())[0])
@@ -199,11 +196,12 @@ class ActionRun:
             except GitHubError as exc:
                 if not exc.read_only:
                     raise
-                self.log.annotate(
-                    "notice",
-                    "the token cannot comment here (read-only, as for pull requests from forks): "
-                    "the package is in the job summary instead",
+                why = (
+                    "the token is read-only, as it always is on pull requests from forks"
+                    if _from_fork(self.request)
+                    else exc.one_line()
                 )
+                self.log.annotate("notice", f"the package is in the job summary instead of a comment: {why}")
                 summary = True
         self.write_summary(package, full=summary)
 
@@ -302,6 +300,17 @@ class ActionRun:
         if path:
             # Outputs are read by later steps and shown in the run's log: redacted like the rest.
             append_file(path, format_outputs({k: redact(v)[0] for k, v in self.outputs.items()}))
+
+
+def _from_fork(request: Request) -> bool:
+    """A pull request event whose head lives in another repository (or a deleted one): GitHub gives
+    such runs a read-only token whatever the workflow's ``permissions:`` say."""
+    if request.event not in ("pull_request", "pull_request_review", "pull_request_review_comment"):
+        return False
+    head = (request.data or {}).get("head")
+    repo = head.get("repo") if isinstance(head, Mapping) else None
+    name = repo.get("full_name") if isinstance(repo, Mapping) else None
+    return not isinstance(name, str) or name.lower() != request.repo.lower()
 
 
 def _with_head(request: Request, sha: str, pull: Mapping[str, object]) -> Request:

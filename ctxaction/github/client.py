@@ -32,6 +32,12 @@ PERMISSION_RANK = {"none": 0, "read": 1, "triage": 2, "write": 3, "maintain": 4,
 # fine-grained role in `role_name`; PERMISSION_RANK orders them.
 ROLES = tuple(sorted(PERMISSION_RANK, key=PERMISSION_RANK.__getitem__))
 MAX_ITEMS = 3000
+# What a workflow's `permissions:` must grant for each call. The issues endpoints (an issue's or a
+# PR's thread, its comments and their reactions) accept either `issues` or `pull-requests`;
+# `issues` is named because it covers issues and pull requests alike.
+ISSUES_READ = "issues: read"
+ISSUES_WRITE = "issues: write"
+PULLS_READ = "pull-requests: read"
 _PAT_PREFIXES = ("ghp_", "github_pat_", "gho_", "ghu_")
 T = TypeVar("T")
 
@@ -87,8 +93,9 @@ class Client:
         )
         self._repo = self._gh.get_repo(repo)
 
-    def _call(self, what: str, fn: Callable[[], T], *, write: bool = False) -> T:
-        """Run ``fn`` (one logical call, possibly several pages) with bounded retries."""
+    def _call(self, what: str, fn: Callable[[], T], *, write: bool = False, permission: str = "") -> T:
+        """Run ``fn`` (one logical call, possibly several pages) with bounded retries; ``permission``
+        is the workflow permission it needs, named in the error when GitHub refuses the token."""
         waited = 0.0
         attempt = 1
         while True:
@@ -100,7 +107,7 @@ class Client:
                 if wait is None and status >= 500 and not write:
                     wait = float(2 ** (attempt - 1))
                 if wait is None or attempt >= self.attempts:
-                    raise GitHubError(what, status, message) from exc
+                    raise GitHubError(what, status, message, permission) from exc
                 if wait > self.max_wait or waited + wait > self.max_wait * 2:
                     raise GitHubError(
                         what,
@@ -118,11 +125,19 @@ class Client:
 
     def issue(self, number: int) -> dict[str, Any]:
         """The issue (or PR-as-issue) object."""
-        return self._call(f"get issue #{number}", lambda: dict(self._repo.get_issue(number).raw_data))
+        return self._call(
+            f"get issue #{number}",
+            lambda: dict(self._repo.get_issue(number).raw_data),
+            permission=ISSUES_READ,
+        )
 
     def pull(self, number: int) -> dict[str, Any]:
         """The pull request object (head/base refs and SHAs)."""
-        return self._call(f"get pull request #{number}", lambda: dict(self._repo.get_pull(number).raw_data))
+        return self._call(
+            f"get pull request #{number}",
+            lambda: dict(self._repo.get_pull(number).raw_data),
+            permission=PULLS_READ,
+        )
 
     def comments(self, number: int, limit: int = MAX_ITEMS) -> list[ThreadComment]:
         """The thread's comments, oldest first, every page (up to ``limit``)."""
@@ -146,13 +161,14 @@ class Client:
                 )
             return out
 
-        return self._call(f"list comments of #{number}", fetch)
+        return self._call(f"list comments of #{number}", fetch, permission=ISSUES_READ)
 
     def pull_files(self, number: int, limit: int = MAX_ITEMS) -> list[str]:
         """Paths the PR changes (new names; removed files included), every page."""
         return self._call(
             f"list files of pull request #{number}",
             lambda: [f.filename for f in _capped(self._repo.get_pull(number).get_files(), limit)],
+            permission=PULLS_READ,
         )
 
     def role(self, user: str) -> str:
@@ -176,6 +192,7 @@ class Client:
             f"add reaction '{content}'",
             lambda: self._repo.get_issue(number).get_comment(comment_id).create_reaction(content),
             write=True,
+            permission=ISSUES_WRITE,
         )
 
     def create_comment(self, number: int, body: str) -> tuple[int, str]:
@@ -185,12 +202,14 @@ class Client:
             created = self._repo.get_issue(number).create_comment(body)
             return created.id, created.html_url or ""
 
-        return self._call(f"comment on #{number}", post, write=True)
+        return self._call(f"comment on #{number}", post, write=True, permission=ISSUES_WRITE)
 
     def update_comment(self, comment: ThreadComment, body: str) -> str:
         """Replace the body of one of our comments; returns its web URL."""
         handle: IssueComment = comment.handle
-        self._call(f"update comment {comment.id}", lambda: handle.edit(body), write=True)
+        self._call(
+            f"update comment {comment.id}", lambda: handle.edit(body), write=True, permission=ISSUES_WRITE
+        )
         return comment.url
 
     def open_pull(self, branch: str) -> int | None:
@@ -202,7 +221,7 @@ class Client:
                 return int(pull.number)
             return None
 
-        return self._call(f"find the open pull request of branch {branch}", fetch)
+        return self._call(f"find the open pull request of branch {branch}", fetch, permission=PULLS_READ)
 
     def viewer_login(self) -> str:
         """The login the token acts as (works for personal tokens, not for app tokens)."""

@@ -269,14 +269,17 @@ def test_other_comments_are_ignored_without_any_call(world: World, body: str, us
 
 
 def test_read_only_token_falls_back_to_the_summary(world: World) -> None:
+    """A pull request from a fork: GitHub hands the run a read-only token."""
     payload = webhook_fixture("pull_request.opened.json")
     payload["pull_request"]["head"]["sha"] = world.pr_head
     payload["pull_request"]["base"]["sha"] = world.main
+    payload["pull_request"]["head"]["repo"]["full_name"] = "a-contributor/Hello-World"
     world.fake.add_pull(payload["pull_request"], ["src/hello/greet.py"])
     world.fake.read_only = True
     result = world.run("pull_request", payload, output="comment")
     assert result.code == 0, result.stdout + result.stderr
-    assert any("read-only" in line for line in result.annotations("notice"))
+    (notice,) = result.annotations("notice")
+    assert "read-only" in notice and "forks" in notice and "permissions" not in notice
     assert not result.annotations("error")
     assert [r.method for r in world.fake.calls(path=r"/comments$")] == ["GET", "POST"]
     assert world.fake.comments[2] == []
@@ -301,11 +304,43 @@ def test_api_failure_is_one_clear_error(world: World) -> None:
     assert "list comments of #1 failed (404): Not Found" in error
 
 
-def test_read_only_token_is_a_notice_not_an_error_even_early(world: World) -> None:
+def test_a_token_that_cannot_comment_names_the_permission_to_add(world: World) -> None:
+    """`permissions: {contents: read, issues: read}` on the repository's own issue: the package
+    still reaches the summary, and the notice says what the job's permissions lack."""
     payload = _issue_world(world)
-    world.fake.fail("GET", r"/issues/1/comments$", 403, READ_ONLY_MESSAGE)
+    world.fake.read_only = True
     result = world.run("issues", payload)
-    assert result.code == 0 and not result.annotations("error") and result.annotations("notice")
+    assert result.code == 0, result.stdout + result.stderr
+    (notice,) = result.annotations("notice")
+    assert "comment on #1 failed (403)" in notice
+    assert "the token lacks `issues: write`: add it to the job's `permissions:`" in notice
+    assert "Spelling error in the README file" in result.summary
+
+
+@pytest.mark.parametrize(
+    ("event", "refused", "permission"),
+    [
+        ("issues", r"/issues/1/comments$", "issues: read"),
+        ("pull_request", r"/pulls/2/files$", "pull-requests: read"),
+    ],
+)
+def test_a_refused_read_is_an_error_naming_the_permission(
+    world: World, event: str, refused: str, permission: str
+) -> None:
+    """A 403 on a read is a `permissions:` block without it (a fork PR's token still reads): one
+    error naming what to add, not a green step that packaged nothing."""
+    if event == "issues":
+        payload = _issue_world(world)
+    else:
+        payload = webhook_fixture("pull_request.opened.json")
+        payload["pull_request"]["head"]["sha"] = world.pr_head
+        world.fake.add_pull(payload["pull_request"], ["src/hello/greet.py"])
+    world.fake.fail("GET", refused, 403, READ_ONLY_MESSAGE)
+    result = world.run(event, payload)
+    assert result.code == 1
+    (error,) = result.annotations("error")
+    assert f"(the token lacks `{permission}`: add it to the job's `permissions:`)" in error
+    assert not world.fake.calls("POST")
 
 
 def test_comment_is_cut_to_the_limit_and_says_where_the_full_package_is(world: World) -> None:
