@@ -157,6 +157,7 @@ class ActionRun:
 
     def build(self, thread: Thread, command: Command) -> Package:
         """Build the package for the thread (PR heads read from objects, never checked out)."""
+        checkout.require_checkout(self.workspace)
         ref, rules_ref = self.prepare_git(thread)
         options = BuildOptions(
             repo=self.workspace,

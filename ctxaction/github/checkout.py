@@ -70,6 +70,18 @@ def credentials(root: Path, token: str, server_url: str = "") -> Iterator[None]:
         os.environ.update(saved)
 
 
+def require_checkout(root: Path) -> None:
+    """Refuse a workspace that is not a git work tree (a job without ``actions/checkout``, or one
+    that checked out into a ``path:``) with one line saying what to add; git's own message names
+    the container's path and advises ``git init`` / ``--repo``, which a workflow cannot act on."""
+    code, _, err = git.run_capture(root, ["rev-parse", "--show-toplevel"])
+    if code != 0 and "not a git repository" in err.decode("utf-8", "replace"):
+        raise RepoError(
+            "the workspace holds no git checkout: add an actions/checkout step before this one "
+            "(into the workspace itself, without `path:`; `fetch-depth: 0` for the history signals)"
+        )
+
+
 def is_shallow(root: Path) -> bool:
     """True for a shallow clone (``git rev-parse --is-shallow-repository``)."""
     return (git.try_run(root, ["rev-parse", "--is-shallow-repository"]) or "").strip() == "true"

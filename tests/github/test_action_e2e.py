@@ -434,6 +434,21 @@ def test_shallow_checkout_that_cannot_deepen_warns_to_use_fetch_depth_0(
     assert "fetch-depth: 0" in warning
 
 
+def test_a_job_without_checkout_is_told_to_add_it(tmp_path: Path, fake_github: FakeGitHub) -> None:
+    """No actions/checkout step: the workspace is an empty folder."""
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    runner = ActionRunner(tmp_path, fake_github, workspace)
+    payload = webhook_fixture("issues.opened.json")
+    fake_github.add_issue(payload["issue"])
+    result = runner.run("issues", payload)
+    assert result.code == 1
+    (error,) = result.annotations("error")
+    assert "the workspace holds no git checkout: add an actions/checkout step" in error
+    assert str(workspace) not in error and "--repo" not in error
+    assert not fake_github.calls("POST")
+
+
 @pytest.mark.skipif(
     not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root, like a container action"
 )
