@@ -115,7 +115,9 @@ def _path(word: str) -> str:
 
 def _budget(value: str) -> int:
     low, high = BUDGET_RANGE
-    if not value.isdigit() or not low <= int(value) <= high:
+    # ASCII digits only: str.isdigit() also accepts superscripts and circled digits, which int()
+    # then rejects with a ValueError instead of this reply.
+    if not re.fullmatch(r"[0-9]{1,7}", value) or not low <= int(value) <= high:
         raise CommandError(f"budget must be a number of tokens from {low} to {high}, not '{_show(value)}'")
     return int(value)
 

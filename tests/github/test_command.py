@@ -68,6 +68,9 @@ def test_profile_as_key_value() -> None:
         ("colour=blue", "unknown argument 'colour=blue'"),
         ("budget=lots", "budget must be a number"),
         ("budget=10", "budget must be a number"),
+        # str.isdigit() says yes to these, int() then raises ValueError: an "unexpected" crash.
+        ("budget=²⁰⁰⁰", "budget must be a number"),
+        ("budget=1000①", "budget must be a number"),
         ("format=pdf", "unknown format 'pdf'"),
         ("bugfix feature", "unexpected argument 'feature'"),
         ("+", "needs a path"),
