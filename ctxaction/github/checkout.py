@@ -121,23 +121,38 @@ def fetch_pull_head(root: Path, number: int, sha: str, depth: int) -> str | None
     is what gets packaged, even if the PR moved on meanwhile. In a shallow clone the fetch is
     shallow too (``--depth``), so it does not pull the whole history behind the PR.
     """
+    why = _fetch(root, f"refs/pull/{int(number)}/head", sha, depth)
+    if why == _NOT_SERVED:
+        return f"refs/pull/{number}/head no longer reaches {sha[:12]} (the PR was force-pushed)"
+    return why
+
+
+def fetch_commit(root: Path, sha: str, depth: int) -> str | None:
+    """Make commit ``sha`` readable by asking ``origin`` for it by id (GitHub serves any commit
+    of the repository that way); None on success, else why not."""
+    return _fetch(root, sha, sha, depth)
+
+
+_NOT_SERVED = "origin did not send it"
+
+
+def _fetch(root: Path, source: str, sha: str, depth: int) -> str | None:
+    """Fetch ``source`` (a ref or a commit id) from ``origin`` as data, without a ref written,
+    until commit ``sha`` is readable; shallow (``--depth``) in a shallow clone."""
     if not SHA_RE.match(sha):
         return f"not a commit id: {clip(repr(sha), 80)}"
     if has_commit(root, sha):
         return None
     if not has_remote(root):
-        return "the checkout has no 'origin' remote to fetch the pull request from"
+        return "the checkout has no 'origin' remote to fetch it from"
     args = ["fetch", "--quiet", "--no-tags", "--no-recurse-submodules", "--no-write-fetch-head"]
     if is_shallow(root):
         args.append(f"--depth={max(1, depth)}")
     try:
-        args += ["--end-of-options", "origin", f"refs/pull/{int(number)}/head"]
-        git.run(root, args, timeout=FETCH_TIMEOUT)
+        git.run(root, [*args, "--end-of-options", "origin", source], timeout=FETCH_TIMEOUT)
     except RepoError as exc:
         return str(exc)
-    if not has_commit(root, sha):
-        return f"refs/pull/{number}/head no longer reaches {sha[:12]} (the PR was force-pushed)"
-    return None
+    return None if has_commit(root, sha) else _NOT_SERVED
 
 
 def prepare(
@@ -174,7 +189,18 @@ def prepare(
             "checked-out commit with the PR's changed files"
         )
         return None, None
-    return head_sha, base_sha if base_sha and has_commit(root, base_sha) else None
+    if not base_sha:
+        return head_sha, None
+    # The rules must come from the base: without it they would be read from the PR's own head.
+    # A shallow checkout of the merge ref that was not deepened (history-depth: 0) lacks it.
+    why = fetch_commit(root, base_sha, 1)
+    if why is not None:
+        warn(
+            f"the PR base {base_sha[:12]} could not be fetched ({why}): the rule files are read "
+            "from the PR head, which the pull request itself can change"
+        )
+        return head_sha, None
+    return head_sha, base_sha
 
 
 def give_back(root: Path, owner: Owner | None) -> int:
