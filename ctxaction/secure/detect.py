@@ -169,13 +169,27 @@ def _full_key(text: str, match: re.Match[str]) -> str:
 
 
 class _Hit:
-    __slots__ = ("end", "order", "rule", "start")
+    __slots__ = ("end", "order", "public", "rule", "start")
 
-    def __init__(self, rule: Rule, order: int, start: int, end: int) -> None:
+    def __init__(self, rule: Rule, order: int, start: int, end: int, public: int = 0) -> None:
         self.rule = rule
         self.order = order  # the rule's place in the rule list: earlier rules win ties
         self.start = start
         self.end = end
+        # How many leading characters are the rule's literal prefix (``ghp_``): a preview shows those.
+        self.public = public
+
+
+def _public_prefix(rule: Rule, text: str, start: int) -> int:
+    """The length of the keyword an anchored vendor rule's secret starts with (its match begins
+    at a keyword, so those characters are the same in every token of the kind), else 0."""
+    if rule.generic or not rule.anchored:
+        return 0
+    head = text[start : start + max(map(len, rule.keywords), default=0)]
+    lowered = head.lower()
+    return max(
+        (len(k) for k in rule.keywords if (lowered if k == k.lower() else head).startswith(k)), default=0
+    )
 
 
 class _Lines:
@@ -235,7 +249,8 @@ class Detector:
                 seen.add((rule.id, *span))
                 lines = lines or _Lines(text)
                 if self._accept(rule, match, span[0], span[1], lines, path):
-                    hits.append(_Hit(rule, index, *span))
+                    public = _public_prefix(rule, text, span[0]) if span[0] == match.start() else 0
+                    hits.append(_Hit(rule, index, *span, public))
                 elif rule.generic:
                     # A free-form value swallows the sentence's closing punctuation ("… is X>",
                     # "password X!)"): judge it once more without.
@@ -283,6 +298,7 @@ class Detector:
 
     def _findings(self, hits: Iterable[_Hit], lines: _Lines) -> list[Finding]:
         by_line: dict[int, list[tuple[int, int]]] = {}
+        public: dict[int, dict[int, int]] = {}  # line -> span start in the line -> prefix shown
         placed = []
         for hit in hits:
             first, last = lines.number(hit.start), lines.number(max(hit.start, hit.end - 1))
@@ -292,6 +308,8 @@ class Detector:
                 by_line.setdefault(number, []).append(
                     (max(hit.start, line_start) - line_start, min(hit.end, line_end) - line_start)
                 )
+            if hit.public:
+                public.setdefault(first, {})[hit.start - lines.bounds(first)[0]] = hit.public
         findings = []
         for hit, first, last in placed:
             line_start, _ = lines.bounds(first)
@@ -301,7 +319,7 @@ class Detector:
                     rule=hit.rule.id,
                     line=first,
                     column=hit.start - line_start + 1,
-                    preview=preview_line(lines.line(first), by_line[first]),
+                    preview=preview_line(lines.line(first), by_line[first], public.get(first)),
                     fingerprint=fingerprint(hit.rule.id, secret),
                     start=hit.start,
                     end=hit.end,

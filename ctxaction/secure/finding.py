@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
-# Never show more than this many leading characters of a secret, and never more than a quarter of it.
-_PREFIX_MAX = 4
 _PREVIEW_WIDTH = 100
 _RUN = re.compile(r"[A-Za-z0-9+/=_\-]{16,}")
 _FIELDS = ("rule", "line", "column", "preview", "fingerprint", "start", "end", "end_line")
@@ -67,10 +66,14 @@ class Finding:
         return self.end_line or self.line
 
 
-def mask(secret: str) -> str:
-    """A short stand-in for ``secret``: at most a few leading characters, then ``****``."""
-    keep = min(_PREFIX_MAX, len(secret) // 4)
-    return f"{secret[:keep]}****"
+def mask(secret: str, public: int = 0) -> str:
+    """A stand-in for ``secret``: its first ``public`` characters, then ``****``.
+
+    ``public`` is the length of the rule's own literal prefix (``ghp_``, ``AKIA``, ``xoxb-``),
+    which every token of that kind starts with; nothing of the secret's own characters is shown
+    (a password's first four characters are a part of it, and a part is a leak).
+    """
+    return f"{secret[:public]}****"
 
 
 def fingerprint(rule: str, secret: str) -> str:
@@ -96,19 +99,23 @@ def _mask_run(match: re.Match[str]) -> str:
     return run
 
 
-def preview_line(line: str, spans: list[tuple[int, int]]) -> str:
-    """``line`` with every secret span (offsets within the line) masked, trimmed to a short width."""
+def preview_line(line: str, spans: list[tuple[int, int]], public: Mapping[int, int] | None = None) -> str:
+    """``line`` with every secret span (offsets within the line) masked, trimmed to a short width.
+
+    ``public`` maps a span's start to the length of its rule's literal prefix, the only part of
+    a secret a preview shows (see :func:`mask`)."""
     out: list[str] = []
     pos = 0
     first = len(line)
     for start, end in sorted(spans):
+        shown = (public or {}).get(start, 0)
         if start < pos:
-            start = pos
+            start, shown = pos, 0
         if end <= start:
             continue
         first = min(first, start)
         out.append(_mask_random(line[pos:start]))
-        out.append(mask(line[start:end]))
+        out.append(mask(line[start:end], shown))
         pos = end
     out.append(_mask_random(line[pos:]))
     text = "".join(out).strip()

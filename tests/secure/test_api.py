@@ -214,6 +214,19 @@ def test_preview_masks_a_secret_no_rule_named_beside_a_finding() -> None:
     assert key_id not in preview and secret[:12] not in preview and "for uploads" in preview
 
 
+def test_preview_shows_no_character_of_a_secret_past_its_rules_prefix() -> None:
+    # A preview once kept up to four leading characters of every secret: a password's, an AWS
+    # secret key's, a base64 _auth's. Only a vendor's literal prefix, the same in every token of
+    # the kind, may be shown.
+    password, secret_key = expand("<<pw:18>>", "preview-pw"), expand("<<b64:40>>", "preview-aws")
+    key_id, token = expand("AKIA<<b32:16>>", "preview-id"), expand("<<gh:ghp>>", "preview-gh")
+    text = f'DB_PASSWORD = "{password}"\nGITHUB_TOKEN = "{token}"\nUse {key_id} / {secret_key} now\n'
+    previews = {f.rule: f.preview for f in scan(text, "settings.py")}
+    assert previews["generic-password"] == 'DB_PASSWORD = "****"'
+    assert previews["github-pat"] == 'GITHUB_TOKEN = "ghp_****"'
+    assert previews["aws-secret-access-key-pair"] == "Use AKIA**** / **** now"
+
+
 def test_utf16_and_utf32_text_is_decoded_binary_is_not() -> None:
     from ctxaction.secure.decoding import decode_text
 

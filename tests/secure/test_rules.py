@@ -6,7 +6,7 @@ import pytest
 
 from ctxaction.secure import redact, scan
 from ctxaction.secure.rules import ALL_RULES
-from ctxaction.secure.synth import expand, split_example
+from ctxaction.secure.synth import expand, expand_parts, split_example
 
 CASES = [
     (rule.id, kind, i, example)
@@ -40,6 +40,15 @@ def test_rule_example(rule_id: str, kind: str, index: int, example: str) -> None
     finding = found[0]
     secret = text[finding.start : finding.end]
     assert secret not in finding.preview
+    # A preview shows at most the rule's literal prefix (``ghp_``), nothing of the secret's own
+    # characters: no 5-character piece of a generated value, once that prefix is set aside.
+    rule = next(r for r in ALL_RULES if r.id == rule_id)
+    prefix = max((len(k) for k in rule.keywords if secret.lower().startswith(k.lower())), default=0)
+    assert not [n for n in range(prefix + 1, prefix + 5) if secret[:n] + "****" in finding.preview]
+    shown = finding.preview.replace(secret[:prefix] + "****", "****")
+    _, parts = expand_parts(template, f"{rule_id}-{kind}-{index}")
+    pieces = {p[i : i + 5] for p in parts if p in secret for i in range(len(p) - 4)}
+    assert not [piece for piece in pieces if piece in shown]
     redacted, _ = redact(text, path)
     assert secret not in redacted
     assert f"[REDACTED:{rule_id}]" in redacted
