@@ -113,14 +113,15 @@ class Console:
         print(line, file=self.stream, flush=True)
 
     def note(self, text: str) -> None:
-        """A status line ("wrote FILE: …"); hidden by --quiet."""
+        """A status line ("wrote FILE: …"); hidden by --quiet. Redacted and escaped here: notes
+        echo the paths a user passed (``-o``, ``--path``, ``--repo``), which may hold a token."""
         if not self.quiet:
-            self._say(text)
+            self._say(_safe(text))
 
     def warn(self, text: str) -> None:
-        """``warning: text``; hidden by --quiet."""
+        """``warning: text``; hidden by --quiet. Redacted and escaped like a note."""
         if not self.quiet:
-            self._say(f"{self.style('warning:', 'warning')} {text}")
+            self._say(f"{self.style('warning:', 'warning')} {_safe(text)}")
 
     def error(self, prefix: str, text: str) -> None:
         """``prefix: text``, always shown (``text`` is already redacted and printable)."""
@@ -129,6 +130,14 @@ class Console:
     def before_output(self) -> None:
         """Clear a live progress line before the command writes its output to stdout."""
         self._active.pause()
+
+
+def _safe(text: str) -> str:
+    """``text`` with secrets redacted and control characters escaped, for one line of stderr."""
+    from ctxaction.printable import printable
+    from ctxaction.secure import redact_text
+
+    return printable(redact_text(text))
 
 
 QUIET_HELP = "print only the output and errors: no progress, notes, warnings or summaries"

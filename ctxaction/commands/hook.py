@@ -45,9 +45,13 @@ def run(args: argparse.Namespace) -> int:
             message = uninstall(args.repo, pre_push=args.pre_push)
     except HookError as exc:
         from ctxaction.printable import printable
+        from ctxaction.secure import redact_text  # both name the hooks folder: a path may hold a token
 
-        args.console.error("ctxaction hook", printable(str(exc)))
+        args.console.error("ctxaction hook", printable(redact_text(str(exc))))
         return 1
     if not args.console.quiet:
-        print(message)
+        from ctxaction.printable import printable
+        from ctxaction.secure import redact_text
+
+        print(printable(redact_text(message)))
     return 0

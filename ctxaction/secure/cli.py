@@ -90,7 +90,11 @@ def execute(opts: ScanOptions) -> int:
             ),
         )
         if not opts.quiet:
-            print(f"ctxaction: wrote {count} finding(s) to baseline {opts.baseline}", file=sys.stderr)
+            from ctxaction.printable import printable
+            from ctxaction.secure import redact_text  # the path was given by the user: it may hold a token
+
+            shown = printable(redact_text(str(opts.baseline)))
+            print(f"ctxaction: wrote {count} finding(s) to baseline {shown}", file=sys.stderr)
         return 0
     report = render(outcome, opts.fmt)
     if opts.output is not None:

@@ -34,7 +34,9 @@ class Run:
 
 def _run(args: list[str], cwd: Path) -> Run:
     env = {k: v for k, v in os.environ.items() if k not in ("GITHUB_TOKEN", "GH_TOKEN")}
-    proc = subprocess.run(args, cwd=cwd, env=env, capture_output=True, timeout=TIMEOUT, check=False)
+    proc = subprocess.run(
+        args, cwd=cwd, env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=TIMEOUT, check=False
+    )
     return Run(
         proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace")
     )
@@ -165,6 +167,32 @@ def test_explain_holds_no_piece(forms: Forms, committed: GitRepo, issue_json: Pa
     assert run.code == 0, run.err
     _clean(forms, run.out + run.err, "explain")
     assert "leaks/names/" in run.out  # the named files are listed, their names redacted
+
+
+def test_paths_given_on_the_command_line_are_echoed_redacted(
+    forms: Forms, committed: GitRepo, issue_json: Path, tmp_path: Path
+) -> None:
+    """The notes and messages that echo a path the user passed: "wrote FILE" of build -o,
+    config init --path and a baseline, hook install/uninstall and its error, mcp's "serving"."""
+    folder = tmp_path / forms.name_secrets[0]  # a folder named with a token
+    hook_repo = GitRepo(folder / "repo")
+    ctx = str(BIN / "ctxaction")
+    build = ["build", "--repo", str(committed.root), "--issue-json", str(issue_json), "--budget", "3000"]
+    runs = {
+        "build -o": [ctx, *build, "-o", str(folder / "package.md")],
+        "config init --path": [ctx, "config", "init", "--path", str(folder / "config.yaml")],
+        "scan --update-baseline": [
+            ctx, "scan", "leaks/upload.py", "--baseline", str(folder / "b.json"), "--update-baseline"
+        ],
+        "hook install": [ctx, "hook", "install", "--repo", str(hook_repo.root)],
+        "hook uninstall": [ctx, "hook", "uninstall", "--repo", str(hook_repo.root)],
+        "hook install outside a repository": [ctx, "hook", "install", "--repo", str(folder / "none")],
+        "mcp": [ctx, "mcp", "--repo", str(hook_repo.root)],
+    }
+    for what, args in runs.items():
+        run = _run(args, committed.root)
+        _clean(forms, run.out + run.err, what)
+        assert "[REDACTED:github-pat]" in run.out + run.err, what  # the path was echoed, redacted
 
 
 mcp = pytest.importorskip("mcp")
