@@ -72,8 +72,9 @@ def _everything(result: RunResult, fake: FakeGitHub, workspace: Path) -> dict[st
 def _assert_clean(forms: Forms, texts: dict[str, str], extra: set[str] = frozenset()) -> None:
     pieces = forms.pieces() | extra
     for where, text in texts.items():
-        found = leaked(pieces, text)
-        assert not found, f"{len(found)} piece(s) of a secret leaked through {where}"
+        # A count, not the list: a failing assertion prints its operands, and they are the pieces.
+        found = len(leaked(pieces, text))
+        assert found == 0, f"{found} piece(s) of a secret leaked through {where}"
 
 
 def test_package_comment_summary_artifacts_and_log_hold_no_piece(

@@ -43,8 +43,9 @@ def _run(args: list[str], cwd: Path) -> Run:
 
 
 def _clean(forms: Forms, text: str, where: str) -> None:
-    found = leaked(forms.pieces(), text)
-    assert not found, f"{len(found)} piece(s) of a secret leaked through {where}"
+    # A count, not the list: a failing assertion prints its operands, and they are the pieces.
+    found = len(leaked(forms.pieces(), text))
+    assert found == 0, f"{found} piece(s) of a secret leaked through {where}"
 
 
 @pytest.fixture(scope="module")
