@@ -16,6 +16,7 @@ from typing import TypeGuard
 from ctxaction.config.merge import inherit, parent_of
 from ctxaction.config.source import Document
 from ctxaction.errors import ConfigError, KeyPath
+from ctxaction.secure import redact_text
 from ctxaction.secure.globs import pattern_problem
 from ctxaction.secure.rules import by_id
 
@@ -106,7 +107,10 @@ def _secrets(doc: Document) -> Found:
     for i, pattern in _strings(_get(allow, "paths")):
         problem = pattern_problem(pattern)
         if problem:
-            shown = pattern if len(pattern) <= 80 else pattern[:79] + "…"
+            # Redacted before the cut: a token cut short no longer matches its rule and would be
+            # shown almost whole (the message is redacted again when printed, too late for a cut one).
+            shown = redact_text(pattern)
+            shown = shown if len(shown) <= 80 else shown[:79] + "…"
             yield _at(doc, ("secrets", "allowlist", "paths", i), f"bad pattern {shown!r}: {problem}")
     for i, regex in _strings(_get(allow, "regexes")):
         try:

@@ -52,7 +52,11 @@ def _shown(value: object) -> str:
         return "a mapping"
     if isinstance(value, list):
         return "a list"
-    text = repr(value)
+    from ctxaction.secure import redact_text
+
+    # Redacted before the cut: a token cut short no longer matches its rule and would be shown
+    # almost whole (the message is redacted again when printed, too late for a cut one).
+    text = redact_text(repr(value))
     return text if len(text) <= 60 else text[:59] + "…"
 
 

@@ -104,6 +104,27 @@ def test_clear_errors(repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "unknown model or encoding" in capsys.readouterr().err
 
 
+def test_a_bad_pattern_holding_a_token_is_printed_redacted(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The message once cut a pattern to 80 characters before it was redacted: a token straddling
+    # the cut lost its tail, no longer matched its rule and was printed half.
+    from ctxaction.secure.synth import expand
+
+    token = expand("<<gh:ghp>>", "pattern-cut")
+    pattern = f"{'a' * 55}/{token}/[z-a]"
+    pieces = {token[4:][i : i + 8] for i in range(len(token) - 11)}
+    (repo.root / ".contextignore").write_text(pattern + "\n", encoding="utf-8")
+    assert build(repo, tmp_path) != 0
+    (repo.root / ".contextignore").unlink()
+    assert build(repo, tmp_path, "--exclude", pattern) == 2
+    err = capsys.readouterr().err
+    # Facts, not the text: a failing assertion prints its operands, and the text would hold the piece.
+    named = [".contextignore:1" in err, "--exclude" in err, err.count("[REDACTED:github-pat]")]
+    assert named == [True, True, 2]
+    assert sum(piece in err for piece in pieces) == 0
+
+
 def test_failed_build_leaves_existing_output_untouched(repo: GitRepo, tmp_path: Path) -> None:
     out = tmp_path / "package.md"
     out.write_text("previous\n", encoding="utf-8")

@@ -116,3 +116,26 @@ def test_valid_files_build_the_same_config_as_before() -> None:
     assert (config.agent, config.token_model, config.nested_rules) == ("codex", "gpt-4o", False)
     assert bugfix.scoring["keyword_match"] == 2 and bugfix.budget.total_tokens == 5000
     assert bugfix.budget.shares == {"files": 0.75, "rules": 0.1, "history": 0.1, "reserve": 0.05}
+
+
+def _pieces(secret: str, size: int = 8) -> set[str]:
+    return {secret[i : i + size] for i in range(len(secret) - size + 1)}
+
+
+def test_values_and_patterns_are_redacted_before_they_are_cut() -> None:
+    # Messages cut a long value to 60 characters and a pattern to 80; cut first, a token lost its
+    # tail, no longer matched its rule and passed the redaction of the printed message half shown.
+    from ctxaction.secure.synth import expand
+
+    token = expand("<<gh:ghp>>", "config-cut")
+    text = (
+        "profiles:\n  bugfix:\n    budget:\n"
+        f'      total_tokens: "the value is not a number, see: {token}"\n'
+        f'secrets:\n  allowlist:\n    paths: ["{"a" * 55}/{token}/[z-a]"]\n'
+    )
+    message = str(error_of(text))
+    # Facts, not the text: a failing assertion prints its operands, and the text would hold the piece.
+    redacted = message.count("[REDACTED:github-pat]")
+    named = ["total_tokens" in message, "allowlist.paths[0]" in message, redacted]
+    assert named == [True, True, 2]
+    assert sum(piece in message for piece in _pieces(token[4:])) == 0
