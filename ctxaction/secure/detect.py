@@ -33,7 +33,8 @@ _NEWLINE = LazyPattern("\n")
 _MATCH_END = re.Match.end
 _KEY_PREFIX_MAX = 40
 _CLOSING = frozenset(".,;:!?>)]}")
-# The shortest rest of an overlapping hit still redacted on its own.
+# The shortest rest of an overlapping hit still redacted on its own (a shorter one widens the hit
+# it touches).
 _MIN_REST = 4
 # Lines longer than this (minified code, data blobs) are searched in windows around keyword hits.
 LONG_LINE = 4096
@@ -340,7 +341,21 @@ def _resolve(hits: list[_Hit]) -> list[_Hit]:
                 kept.append(hit)
             elif end - start >= _MIN_REST:
                 kept.append(_Hit(hit.rule, hit.order, start, end))
+            else:
+                _absorb(kept, start, end)
     return sorted(kept, key=lambda h: h.start)
+
+
+def _absorb(kept: list[_Hit], start: int, end: int) -> None:
+    """Widen the kept hit that ``start..end`` touches over it. Too short to be redacted on its
+    own, a rest is still part of a secret (``password = "ghp_…!ab"``: the password's ``!ab``)."""
+    for k in kept:
+        if k.end == start:
+            k.end = end
+            return
+        if k.start == end:
+            k.start, k.public = start, 0
+            return
 
 
 def _uncovered(start: int, end: int, kept: list[_Hit]) -> list[tuple[int, int]]:

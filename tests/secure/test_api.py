@@ -241,6 +241,17 @@ def test_utf16_and_utf32_text_is_decoded_binary_is_not() -> None:
     assert decode_text(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR" * 40) is None
 
 
+def test_a_short_rest_of_an_overlapping_secret_is_redacted_with_the_hit_it_touches() -> None:
+    # The password is the whole quoted value; the token rule matched its head only, and the rest
+    # (three characters, too short to be a hit of its own) was left in clear after the marker.
+    token, tail = expand("<<gh:ghp>>", "rest"), "!" + expand("<<alnum:2>>", "rest")
+    for text in (f'password = "{token}{tail}"\n', f'password = "{tail}{token}"\n'):
+        redacted, findings = redact(text, "app.py")
+        whole = redacted == 'password = "[REDACTED:github-pat]"\n'
+        assert whole, "part of the password was left in clear"  # a failure prints no operand
+        assert [f.rule for f in findings] == ["github-pat"]
+
+
 def test_overlapping_hit_keeps_what_reaches_past_the_kept_one() -> None:
     first = expand("<<pem:RSA PRIVATE KEY>>", "overlap-1")
     second = expand("<<pem:EC PRIVATE KEY>>", "overlap-2")
