@@ -148,6 +148,28 @@ def test_history_from_comments_newest_kept(app_repo: GitRepo) -> None:
     assert package.history and package.history[-1].author == "dev3"
 
 
+@pytest.mark.parametrize("fmt", ["markdown", "xml", "json"])
+def test_a_key_quoted_in_a_reply_or_commented_out_is_redacted(
+    make_repo: Callable[..., GitRepo], fmt: str
+) -> None:
+    # GitHub's "Quote reply" puts "> " before every line of the comment it quotes: the reply to
+    # a comment that pasted a key held the key again, no longer read as one, and packed whole.
+    from ctxaction.secure.synth import expand
+
+    key = expand("<<pem:RSA PRIVATE KEY>>", "quoted-key").split("\n")
+    body = key[1:-1]
+    quoted = "\n".join(f"> {line}" for line in key)
+    script = "#!/bin/sh\n" + "".join(f"# {line}\n" for line in key) + "deploy() {\n  scp build host:\n}\n"
+    repo = make_repo()
+    repo.commit({**FILES, "deploy.sh": script})
+    comments = [Comment("dev", f"Don't paste keys here!\n\n{quoted}\n\nRotate it now.")]
+    task = Task("deploy in deploy.sh fails", "See deploy.sh deploy.", kind="issue", comments=comments)
+    result = build(BuildOptions(repo=repo.root, task=task, budget=4000, fmt=fmt))
+    assert "Rotate it now." in result.rendered and "deploy.sh" in result.rendered
+    assert sum(line in result.rendered for line in body) == 0  # a count: no key line printed
+    assert result.rendered.count("[REDACTED:private-key]") == 2
+
+
 def test_shallow_clone_works_and_warns(app_repo: GitRepo, tmp_path: Path) -> None:
     app_repo.commit({"app/db.py": "def connect(url):\n    return url.strip()\n"}, "second")
     clone = tmp_path / "shallow"

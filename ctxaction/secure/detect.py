@@ -31,6 +31,9 @@ _WORD = LazyPattern(r"[\w\-.]")
 _KEY_CHAR = LazyPattern(r"[\w.\-]")
 _NEWLINE = LazyPattern("\n")
 _MATCH_END = re.Match.end
+# Quote and comment markers that open each line of a key block quoted in a reply (``> ``) or
+# commented out (``# ``): a ``>`` is no placeholder's ``<key>`` there.
+_LINE_MARKS = LazyPattern(r"\n(?:[ \t]*[>#*;%!]+)+")
 _KEY_PREFIX_MAX = 40
 _CLOSING = frozenset(".,;:!?>)]}")
 # The shortest rest of an overlapping hit still redacted on its own (a shorter one widens the hit
@@ -274,7 +277,7 @@ class Detector:
             return False
         if rule.entropy and shannon(secret) < rule.entropy:
             return False
-        if not rule.generic and is_fake_token(secret):
+        if not rule.generic and is_fake_token(_LINE_MARKS.sub("\n", secret) if rule.multiline else secret):
             return False
         first, last = lines.number(start), lines.number(max(start, end - 1))
         line = lines.line(first)

@@ -7,8 +7,10 @@ from ctxaction.secure.checksums import jwt_ok
 from ctxaction.secure.rule import Rule, prefixed
 
 # Inside a key block: base64, header fields, and newlines written raw or escaped in JSON ("\n"),
-# or the block written as quoted string lines in code (``"MIIE…\n" +``).
-_BODY = r"[A-Za-z0-9+/=\s:,.\-\\\"'`]{64,20000}?"
+# the block written as quoted string lines in code (``"MIIE…\n" +``), or each line behind a quote
+# or comment marker: a reply quoting a comment that held a key (``> MIIE…``), a key commented out
+# in a script or config (``# MIIE…``, ``// MIIE…``, `` * MIIE…``, ``; MIIE…``, ``% MIIE…``, ``! MIIE…``).
+_BODY = r"[A-Za-z0-9+/=\s:,.\-\\\"'`>#*;%!]{64,20000}?"
 # How the base64 (DER) of a private key starts: RSA PKCS#1 and PKCS#8, EC (SEC1, PKCS#8), Ed25519,
 # OpenSSH. Certificates and public keys start otherwise (``MIIDdzCCA…``, ``MIIBIjANBgkq…``).
 _DER_START = (
@@ -31,7 +33,9 @@ RULES: list[Rule] = [
         tp=("<<pem:RSA PRIVATE KEY>>", "<<pem:OPENSSH PRIVATE KEY>>", "<<pem:PRIVATE KEY>>",
             "<<pem:EC PRIVATE KEY>>", "<<pem:PGP PRIVATE KEY BLOCK>>",
             '  "private_key": "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQ'
-            '<<b64:64>>\\n<<b64:64>>\\n-----END PRIVATE KEY-----\\n",'),
+            '<<b64:64>>\\n<<b64:64>>\\n-----END PRIVATE KEY-----\\n",',
+            "[issue.md] > -----BEGIN RSA PRIVATE KEY-----\n> <<b64:64>>\n> <<b64:64>>\n> -----END RSA PRIVATE KEY-----",
+            "[deploy.sh] # -----BEGIN OPENSSH PRIVATE KEY-----\n# <<b64:64>>\n# <<b64:64>>\n# -----END OPENSSH PRIVATE KEY-----"),
         fp=("-----BEGIN PUBLIC KEY-----\n<<b64:64>>\n<<b64:64>>\n-----END PUBLIC KEY-----",
             "-----BEGIN RSA PRIVATE KEY-----\n...\n-----END RSA PRIVATE KEY-----",
             'PEM_HEADER = "-----BEGIN RSA PRIVATE KEY-----"'),
