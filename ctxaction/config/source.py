@@ -8,9 +8,11 @@ only when there is a file to parse, and no ``dataclasses`` or ``importlib.resour
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from ctxaction.errors import ConfigError, KeyPath
+from ctxaction.readfile import special_kind
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -47,19 +49,45 @@ class Document:
 
 
 def find_config(root: Path | None, explicit: Path | None = None) -> Path | None:
-    """The config file to use: ``explicit`` (which must exist), else the first of LOOKUP under
-    ``root``, else None."""
+    """The config file to use: ``explicit`` (which must be a file), else the first of LOOKUP
+    under ``root``, else None.
+
+    A looked-up file is the repository's: a symlink there that leads out of the repository is
+    refused, not followed (the repository must not make us read a file of the machine's), and a
+    folder or FIFO there is an error rather than silently meaning "no config".
+    """
     if explicit is not None:
-        if not explicit.is_file():
+        if not explicit.exists():
             raise ConfigError(str(explicit), "", None, "config file not found (check --config)")
+        _check_regular(explicit, "name a config file with --config")
         return explicit
     if root is None:
         return None
     for rel in LOOKUP:
         candidate = root / rel
-        if candidate.is_file():
-            return candidate
+        if not os.path.lexists(candidate):
+            continue
+        real_root = os.path.realpath(root)
+        if not os.path.realpath(candidate).startswith(real_root + os.sep):
+            raise ConfigError(
+                str(candidate), "", None,
+                "a symlink to a file outside the repository, which is never read: "
+                "replace the link with the file, or pass --config",
+            )  # fmt: skip
+        _check_regular(candidate, f"the configuration is read from a file at {rel}; move or remove it")
+        return candidate
     return None
+
+
+def _check_regular(path: Path, hint: str) -> None:
+    """ConfigError naming what ``path`` is (a folder, a FIFO…) unless it is a regular file (a
+    final symlink followed); a dangling symlink is a file that cannot be read."""
+    try:
+        kind = special_kind(os.stat(path).st_mode)
+    except OSError as exc:
+        raise ConfigError(str(path), "", None, f"cannot read: {exc.strerror or exc}") from exc
+    if kind is not None:
+        raise ConfigError(str(path), "", None, f"not a file but {kind}: {hint}")
 
 
 def read_text(path: Path) -> str:

@@ -4,6 +4,7 @@ verdict on a broken one (a usage error, exit 2) from ``build``, ``scan``, the ho
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -69,3 +70,49 @@ def test_packager_and_scanner_read_the_same_file_in_the_same_order(
 def test_no_file_means_defaults_for_both(tmp_path: Path) -> None:
     assert read_config(tmp_path) is None
     assert load_settings(tmp_path).source == "" and load_config(tmp_path).source == "<built-in defaults>"
+
+
+def test_a_config_symlink_out_of_the_repository_is_refused_not_read(
+    make_repo: Callable[..., GitRepo], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    outside = tmp_path / "outside.yaml"
+    outside.write_text("agent: claude\n", encoding="utf-8")
+    repo = make_repo()
+    repo.commit({"app.py": "x = 1\n"})
+    (repo.root / ".github").mkdir()
+    (repo.root / ".github/context-packages.yaml").symlink_to(outside)
+    assert main(["config", "show", "--repo", str(repo.root)]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"ctxaction config: {repo.root}/.github/context-packages.yaml: a symlink to a file outside the "
+        "repository, which is never read: replace the link with the file, or pass --config\n"
+    )
+    assert main(["scan", str(repo.root / "app.py")]) == 2
+    assert "outside the repository" in capsys.readouterr().err
+    # A link that stays inside the repository is followed.
+    (repo.root / ".github/context-packages.yaml").unlink()
+    repo.write("ci/context.yaml", "agent: codex\n")
+    (repo.root / ".github/context-packages.yaml").symlink_to("../ci/context.yaml")
+    assert load_config(repo.root).agent == "codex"
+
+
+def test_a_folder_or_fifo_where_the_config_goes_is_an_error_not_the_defaults(
+    make_repo: Callable[..., GitRepo], capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = make_repo()
+    repo.commit({"app.py": "x = 1\n"})
+    (repo.root / "context-packages.yaml").mkdir()
+    assert main(["config", "show", "--repo", str(repo.root)]) == 2
+    assert capsys.readouterr().err == (
+        f"ctxaction config: {repo.root}/context-packages.yaml: not a file but a folder: the configuration "
+        "is read from a file at context-packages.yaml; move or remove it\n"
+    )
+    (repo.root / "context-packages.yaml").rmdir()
+    os.mkfifo(repo.root / "context-packages.yaml")
+    assert main(["config", "show", "--repo", str(repo.root)]) == 2
+    assert "not a file but a FIFO" in capsys.readouterr().err
+    # --config naming a folder says so, instead of "not found".
+    assert main(["config", "show", "--repo", str(repo.root), "--config", str(repo.root)]) == 2
+    assert capsys.readouterr().err == (
+        f"ctxaction config: {repo.root}: not a file but a folder: name a config file with --config\n"
+    )
