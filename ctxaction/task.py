@@ -5,11 +5,12 @@ All text read here is untrusted: it is kept as data, never interpreted.
 
 from __future__ import annotations
 
+import codecs
 import json
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, BinaryIO
 
 from ctxaction.errors import TaskError as TaskError
 from ctxaction.jsonfile import loads, read_json_object
@@ -32,14 +33,52 @@ def parse_issue_text(text: str) -> Task:
     return Task(title=title.strip(), body=rest.strip("\n"), kind="issue")
 
 
+# The most task text (title, body and comments) read, in characters. GitHub caps an issue body
+# at 65,536; text far past that is a pasted dump, and cleaning and redacting it costs about half
+# a minute per megabyte of dense text, so it is refused rather than read for minutes.
+MAX_TASK_CHARS = 1_000_000
+# UTF-32 first: its little-endian mark begins with UTF-16's. (PowerShell 5's `>` writes UTF-16.)
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+def issue_text(data: bytes, source: str) -> str:
+    """The text of an issue given as bytes (a file, stdin): UTF-16/32 when a byte-order mark says
+    so, else UTF-8 with bad bytes replaced. TaskError for binary data or text over the limit."""
+    if len(data) > 4 * MAX_TASK_CHARS:  # no encoding spends more than 4 bytes on a character
+        raise TaskError(_too_long(source, f"over {4 * MAX_TASK_CHARS:,} bytes"))
+    encoding = next((name for bom, name in _BOMS if data.startswith(bom)), "utf-8")
+    text = data.decode(encoding, "replace")
+    if "\0" in text:
+        raise TaskError(
+            f"{source} is binary (it holds NUL bytes), not text: "
+            "give the issue as text (title line, blank line, body) or as JSON with --issue-json"
+        )
+    if len(text) > MAX_TASK_CHARS:
+        raise TaskError(_too_long(source, f"{len(text):,} characters"))
+    return text
+
+
+def _too_long(source: str, size: str) -> str:
+    return (
+        f"{source} is {size}; a task holds at most {MAX_TASK_CHARS:,} characters: "
+        "keep the part that matters (the error and the end of the log)"
+    )
+
+
 def read_issue_file(path: str | Path) -> Task:
     """Read an issue from a text file: first line the title, then a blank line and the body."""
     p = Path(path)
     try:
-        data = p.read_bytes()
+        with p.open("rb") as f:  # not read_bytes: a FIFO (`<(gh issue view 1)`) is read as it comes
+            data = f.read(4 * MAX_TASK_CHARS + 1)
     except OSError as exc:
         raise TaskError(f"cannot read issue file {p}: {exc.strerror or exc}") from exc
-    task = parse_issue_text(data.decode("utf-8", "replace"))
+    task = parse_issue_text(issue_text(data, f"issue file {p}"))
     if not task.title and not task.body:
         raise TaskError(f"issue file {p} is empty: write a title line, a blank line, then the body")
     return task
@@ -57,9 +96,14 @@ def read_issue_json(path_or_obj: str | Path | Mapping[str, Any]) -> Task:
     return task_from_json(obj, source=str(path_or_obj))
 
 
-def read_stdin(stream: TextIO | None = None) -> Task:
-    """Read a task from stdin: a JSON issue/PR object, or title line + blank line + body."""
-    text = (stream or sys.stdin).read()
+def read_stdin(stream: BinaryIO | None = None) -> Task:
+    """Read a task from stdin: a JSON issue/PR object, or title line + blank line + body.
+
+    Bytes, decoded here like an issue file: the text layer's decoding depends on the locale
+    (strict UTF-8 fails on a Latin-1 byte; surrogateescape lets it through as a lone surrogate
+    that no output file can encode)."""
+    data = (stream or sys.stdin.buffer).read(4 * MAX_TASK_CHARS + 1)
+    text = issue_text(data, "stdin")
     stripped = text.strip()
     if not stripped:
         raise TaskError("stdin is empty: pipe an issue (title line, blank line, body) or pass --issue-file")
@@ -93,7 +137,7 @@ def task_from_json(obj: Mapping[str, Any], source: str = "issue object") -> Task
     files_raw = obj.get("files", item.get("files"))
     if files_raw is None and isinstance(item.get("changed_files"), list):
         files_raw = item.get("changed_files")
-    return Task(
+    task = Task(
         title=_str(item.get("title")).strip(),
         body=_str(item.get("body")).replace("\r\n", "\n"),
         kind="pr" if kind == "pr" else "issue",
@@ -104,6 +148,10 @@ def task_from_json(obj: Mapping[str, Any], source: str = "issue object") -> Task
         url=_str(item.get("html_url")),
         author=_login(item.get("user")),
     )
+    size = len(task.title) + len(task.body) + sum(len(c.body) for c in task.comments)
+    if size > MAX_TASK_CHARS:
+        raise TaskError(_too_long(f"{source}: the task text (title, body, comments)", f"{size:,} characters"))
+    return task
 
 
 def _kind(value: Any) -> str:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ctxaction.task import TaskError, read_issue_file, read_issue_json, read_stdin
+from ctxaction.task import MAX_TASK_CHARS, TaskError, read_issue_file, read_issue_json, read_stdin
 
 FIXTURES = Path(__file__).parent / "fixtures" / "task"
 
@@ -90,12 +90,55 @@ def test_bad_json_names_file_and_line(tmp_path: Path) -> None:
 
 
 def test_stdin_text_and_json() -> None:
-    task = read_stdin(io.StringIO("Title here\n\nBody here\n"))
+    task = read_stdin(io.BytesIO(b"Title here\n\nBody here\n"))
     assert (task.title, task.body) == ("Title here", "Body here")
-    task = read_stdin(io.StringIO(json.dumps({"title": "T", "body": "B", "number": 7})))
+    task = read_stdin(io.BytesIO(json.dumps({"title": "T", "body": "B", "number": 7}).encode()))
     assert (task.title, task.number) == ("T", 7)
     # Text that merely starts with a brace is still an issue text.
-    task = read_stdin(io.StringIO("{weird} title\n\nbody"))
+    task = read_stdin(io.BytesIO(b"{weird} title\n\nbody"))
     assert task.title == "{weird} title"
     with pytest.raises(TaskError, match="stdin is empty"):
-        read_stdin(io.StringIO("  \n"))
+        read_stdin(io.BytesIO(b"  \n"))
+    # Latin-1 bytes are replaced as in an issue file, whatever the locale's stdin decoding.
+    assert read_stdin(io.BytesIO(b"Caf\xe9 title\n\nbody")).title == "Caf\ufffd title"
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32"])
+def test_issue_file_in_utf16_or_utf32_with_a_byte_order_mark(tmp_path: Path, encoding: str) -> None:
+    # PowerShell 5's `gh issue view 1 > issue.txt` writes UTF-16 with a byte-order mark.
+    path = tmp_path / "issue.txt"
+    mark = "\ufeff" if encoding == "utf-16-be" else ""  # the plain codecs write their own mark
+    path.write_bytes(f"{mark}Café crashes\n\nparse_date in lib/dates.py\n".encode(encoding))
+    task = read_issue_file(path)
+    assert (task.title, task.body) == ("Café crashes", "parse_date in lib/dates.py")
+
+
+def test_binary_issue_file_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "issue.png"
+    path.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)))
+    with pytest.raises(TaskError) as info:
+        read_issue_file(path)
+    assert str(info.value) == (
+        f"issue file {path} is binary (it holds NUL bytes), not text: give the issue as text "
+        "(title line, blank line, body) or as JSON with --issue-json"
+    )
+    with pytest.raises(TaskError, match=r"^stdin is binary"):
+        read_stdin(io.BytesIO(path.read_bytes()))
+
+
+def test_task_text_over_the_limit_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "issue.txt"
+    path.write_text("Log\n\n" + "x" * MAX_TASK_CHARS, encoding="utf-8")
+    with pytest.raises(TaskError) as info:
+        read_issue_file(path)
+    assert str(info.value) == (
+        f"issue file {path} is 1,000,005 characters; a task holds at most 1,000,000 characters: "
+        "keep the part that matters (the error and the end of the log)"
+    )
+    path.write_bytes(b"\xff" * (4 * MAX_TASK_CHARS + 1))  # refused before it is decoded
+    with pytest.raises(TaskError, match="is over 4,000,000 bytes; a task holds at most 1,000,000 characters"):
+        read_issue_file(path)
+    comments = [{"body": "y" * 400_000}] * 3
+    too_long = r"^issue object: the task text \(title, body, comments\) is 1,200,001 characters"
+    with pytest.raises(TaskError, match=too_long):
+        read_issue_json({"title": "T", "body": "", "comments": comments})

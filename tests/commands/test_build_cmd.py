@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,6 +16,7 @@ from ctxaction.cli import main
 from ctxaction.tokens import get_counter
 from tests.gitrepo import GitRepo
 
+ROOT = Path(__file__).resolve().parents[2]  # the checkout under test, for subprocesses
 SOURCE = "def parse_date(text):\n    return text.split('-')\n\n\ndef other():\n    return 2\n"
 
 
@@ -50,12 +54,31 @@ def test_build_json_to_output_file(repo: GitRepo, tmp_path: Path, capsys: pytest
 def test_build_markdown_from_stdin(
     repo: GitRepo, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr("sys.stdin", io.StringIO("parse_date fails\n\nSee lib/dates.py\n"))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"parse_date fails\n\nSee lib/dates.py\n")))
     assert main(["build", "--repo", str(repo.root), "--budget", "1500"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("# Context package: parse_date fails")
     assert "<details open><summary><code>lib/dates.py</code>" in out
     assert "```python\ndef parse_date(text):" in out
+
+
+@pytest.mark.parametrize("stdin_errors", ["strict", "surrogateescape"])
+def test_stdin_bytes_that_are_not_utf8_reach_an_output_file(
+    repo: GitRepo, tmp_path: Path, stdin_errors: str
+) -> None:
+    # A real pipe: Python decodes stdin strictly in a UTF-8 locale (the Latin-1 byte failed with
+    # a codec message) and with surrogateescape in the C locale (the lone surrogate it made could
+    # not be written to -o). Both now read the bytes as an issue file is read.
+    out = tmp_path / "package.md"
+    proc = subprocess.run(
+        [sys.executable, "-m", "ctxaction", "build", "--repo", str(repo.root), "-o", str(out)],
+        input=b"parse_date caf\xe9 fails\n\nparse_date in lib/dates.py\n",
+        capture_output=True,
+        env={**os.environ, "PYTHONIOENCODING": f"utf-8:{stdin_errors}", "PYTHONPATH": str(ROOT)},
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert out.read_text(encoding="utf-8").startswith("# Context package: parse_date caf\ufffd fails")
 
 
 def test_build_xml_from_issue_json(repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
