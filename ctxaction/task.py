@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import re
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -26,9 +27,14 @@ __all__ = [
 ]
 
 
+# A lone surrogate: what a JSON "\\ud800" escape (or an MCP client's) decodes to. No UTF-8 output can
+# encode one, so it becomes U+FFFD, as bad bytes in a file do.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def parse_issue_text(text: str) -> Task:
     """Title line, blank line, body (the body may also start right after the title)."""
-    text = text.lstrip("\ufeff").replace("\r\n", "\n")
+    text = _SURROGATE.sub("\ufffd", text).lstrip("\ufeff").replace("\r\n", "\n")
     title, _, rest = text.strip("\n").partition("\n")
     return Task(title=title.strip(), body=rest.strip("\n"), kind="issue")
 
@@ -190,7 +196,7 @@ def _check_shape(obj: Mapping[str, Any], item: Mapping[str, Any], source: str) -
 
 
 def _str(value: Any) -> str:
-    return value if isinstance(value, str) else ""
+    return _SURROGATE.sub("\ufffd", value) if isinstance(value, str) else ""
 
 
 def _list(value: Any) -> list[Any]:

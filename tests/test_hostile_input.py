@@ -223,3 +223,23 @@ def test_file_names_cannot_issue_workflow_commands(
     results = sarif["runs"][0]["results"]
     uris = [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results]
     assert uris == ["dump/x%0A::warning%20::pwned"]
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "xml", "json"])
+def test_lone_surrogates_in_issue_json_become_replacement_characters(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str
+) -> None:
+    # JSON's "\ud800" escape decodes to a lone surrogate, which no UTF-8 file can hold: the build
+    # failed at the very end with "'utf-8' codec can't encode character '\ud800'".
+    path = tmp_path / "issue.json"
+    path.write_text(
+        '{"title": "check_password \\udc00", "body": "\\ud800 app/auth.py", "labels": ["bug\\ud800"],'
+        ' "files": ["app/auth\\ud800.py"], "comments": [{"body": "me too \\udfff",'
+        ' "user": {"login": "ana\\ud800"}}]}',
+        encoding="ascii",
+    )
+    out = tmp_path / f"package.{fmt}"
+    argv = ["build", "--repo", str(repo.root), "--issue-json", str(path), "--format", fmt, "-o", str(out)]
+    assert main(argv) == 0, capsys.readouterr().err
+    text = out.read_text(encoding="utf-8")
+    assert "check_password \ufffd" in text and "app/auth.py" in text
