@@ -132,7 +132,7 @@ class RepoView:
             elif reason is None and path in self._special:
                 reason = f"not a regular file ({self._special[path]})"
             elif reason is None and size > 0 and path not in text_paths:
-                reason = "binary"
+                reason = self._not_text_reason(path)
             elif reason is None and size in _LFS_SIZES and path in marked and self._is_lfs_pointer(oid, path):
                 reason = "LFS pointer"
             elif (
@@ -177,6 +177,18 @@ class RepoView:
         text = {strip(n) for n in git.split_z(outputs["text"])}
         marked = {strip(n) for n in git.split_z(outputs["marked"])}
         return text, marked, counts
+
+    def _not_text_reason(self, path: str) -> str:
+        """Why ``git grep -I`` did not list a file as text: it is binary or, in the work tree, git
+        could not read it there (a file replaced by a symlink out of the repository, or one this
+        user may not read), which "binary" would misname."""
+        if self.ref is None:
+            full = os.path.join(self.root, path)
+            if os.path.islink(full) and self._resolve_on_disk(path) is None:
+                return "symlink outside repo"
+            if not os.access(full, os.R_OK):
+                return "unreadable (permission denied)"
+        return "binary"
 
     def _head_bytes(self, oid: str, path: str) -> bytes:
         """The first bytes of a tracked file (not following symlinks); b"" when unreadable."""

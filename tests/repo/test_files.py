@@ -188,3 +188,26 @@ def test_missing_work_tree_file(make_repo: MakeRepo) -> None:
     (repo.root / "b.py").unlink()
     assert _reasons(repo.root)["b.py"] == "missing from work tree"
     assert _reasons(repo.root, "HEAD")["b.py"] is None
+
+
+def test_a_file_replaced_by_a_symlink_out_of_the_repository_is_named_so(
+    make_repo: MakeRepo, tmp_path: Path
+) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("top secret\n", encoding="utf-8")
+    repo = make_repo()
+    repo.commit({"app.py": "x = 1\n"})
+    (repo.root / "app.py").unlink()
+    os.symlink(secret, repo.root / "app.py")  # tracked as a file, a link in the work tree only
+    view = open_repo(repo.root)
+    assert _reasons(repo.root)["app.py"] == "symlink outside repo"  # was "binary"
+    assert view.read_text("app.py") is None
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root reads any file")
+def test_a_file_this_user_cannot_read_is_named_unreadable(make_repo: MakeRepo) -> None:
+    repo = make_repo()
+    repo.commit({"app.py": "x = 1\n", "locked.py": "y = 2\n"})
+    (repo.root / "locked.py").chmod(0)
+    assert _reasons(repo.root)["locked.py"] == "unreadable (permission denied)"  # was "binary"
+    assert _reasons(repo.root)["app.py"] is None
