@@ -80,6 +80,11 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``config show``, ``config init`` or ``config schema``; a broken config is a usage
     error (exit 2) reported by ``cli.main``."""
+    if args.action in ("show", "init") and not args.repo.is_dir():
+        # A mistyped --repo would show the defaults as if they were the repository's, and init
+        # would create the folder and its .github/ to write into.
+        what = "is not a folder" if args.repo.exists() else "does not exist"
+        raise UsageError(f"--repo {args.repo} {what}: pass the repository's folder")
     if args.action == "show":
         from ctxaction.config.dump import effective_yaml
         from ctxaction.config.load import load_config

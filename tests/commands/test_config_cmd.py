@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -52,3 +53,20 @@ def test_init_writes_commented_default_and_refuses_to_overwrite(
     assert main(["config", "init", "--repo", str(repo.root), "--path", str(other)]) == 0
     assert main(["config", "init", "--repo", str(repo.root), "--path", str(other)]) == 2
     assert sorted(p.name for p in repo.root.iterdir() if p.name.startswith(".cfg")) == []
+
+
+@pytest.mark.parametrize("action", ["show", "init"])
+def test_a_repo_that_is_not_a_folder_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], action: str
+) -> None:
+    missing = tmp_path / "typo"
+    assert main(["config", action, "--repo", str(missing)]) == 2
+    assert (
+        capsys.readouterr().err
+        == f"ctxaction config: --repo {missing} does not exist: pass the repository's folder\n"
+    )
+    assert not missing.exists()  # init created it, and .github/ in it, to write the file
+    a_file = tmp_path / "file.txt"
+    a_file.write_text("x\n", encoding="utf-8")
+    assert main(["config", action, "--repo", str(a_file)]) == 2
+    assert "is not a folder" in capsys.readouterr().err
