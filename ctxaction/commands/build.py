@@ -174,6 +174,12 @@ def _options(args: argparse.Namespace) -> Any:
         raise UsageError(f"--budget must be a positive number of tokens, got {args.budget}")
     if args.history_depth is not None and args.history_depth < 0:
         raise UsageError("--history-depth cannot be negative")
+    if getattr(args, "limit", 0) < 0:  # explain's; a negative one showed no rows without a word
+        raise UsageError(f"--limit cannot be negative, got {args.limit}")
+    for flag, number in (("--issue", args.issue), ("--pr", args.pr)):
+        # Caught here, not as a 404 from the API after a token and network round trip.
+        if number is not None and number <= 0:
+            raise UsageError(f"{flag} takes an issue or pull request number (1 or more), got {number}")
     return BuildOptions(
         repo=args.repo,
         task=read_task(args),

@@ -166,3 +166,18 @@ def test_explain_prints_the_candidate_table(
     assert first[0] == "1" and first[-1] == "lib/dates.py" and "whole" in rows[0]
     assert any(line.strip().startswith("signals:") and "path_mention" in line for line in rows)
     assert any(line.strip().startswith("why:") for line in rows)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["explain", "--limit", "-1"], "--limit cannot be negative, got -1"),
+        (["build", "--issue", "0"], "--issue takes an issue or pull request number (1 or more), got 0"),
+        (["explain", "--pr", "-3"], "--pr takes an issue or pull request number (1 or more), got -3"),
+    ],
+)
+def test_numbers_out_of_range_are_usage_errors(
+    repo: GitRepo, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    assert main([*argv, "--repo", str(repo.root), "--github-repo", "o/r", "--token", "t"]) == 2
+    assert capsys.readouterr().err == f"ctxaction {argv[0]}: {message}\n"
