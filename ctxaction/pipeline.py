@@ -28,6 +28,7 @@ from ctxaction.progress import NO_PROGRESS, Progress
 from ctxaction.rank.resolve import resolve_path
 from ctxaction.render import render as render_text
 from ctxaction.render.fit import TASK_LABEL, Fitter, render_fitted
+from ctxaction.repo import git
 from ctxaction.repo.files import RepoError, RepoView, open_repo
 from ctxaction.repo.imports import ModuleIndex
 from ctxaction.repo.memo import cached
@@ -140,6 +141,8 @@ def _config(repo: RepoView, explicit: Path | None) -> Config:
 def _build(
     opts: BuildOptions, repo: RepoView, config: Config, counting: Counting, ranker: Ranker, progress: Progress
 ) -> BuildResult:
+    if not repo.tracked():  # here, not before: the tokenizer child starts while git lists files
+        raise BuildError(_nothing_tracked(repo))
     task, report = clean_task(opts.task)
     preset = agents.get_preset(opts.agent or config.agent)
     profile = agents.apply_preset(config.profile(opts.profile, task.labels), preset)
@@ -229,6 +232,16 @@ def _build(
     packing, rendered = fitter.run()
     decisions = _decisions(candidates, filtered.excluded, [*packing.omitted, *package.omitted], package)
     return BuildResult(package, candidates, decisions, profile, rendered)
+
+
+def _nothing_tracked(repo: RepoView) -> str:
+    """Why the inventory is empty, and what to do: a package of no files is no package."""
+    if repo.ref is None and (git.try_run(repo.root, ["ls-tree", "--name-only", repo.head]) or "").strip():
+        return (
+            f"{repo.root}: the index lists no files though HEAD has some (`git rm -r --cached`, or "
+            "a lost .git/index): run `git reset` to restore the index, or pass --ref HEAD"
+        )
+    return f"{repo.root} tracks no files at {repo.ref or 'HEAD'}: commit the code to pack first"
 
 
 def _repo_warnings(repo: RepoView) -> list[str]:

@@ -214,6 +214,29 @@ def test_not_a_repo_and_empty_repo(tmp_path: Path, make_repo: Callable[..., GitR
         build_package(BuildOptions(repo=empty.root, task=ISSUE))
 
 
+def test_a_commit_or_index_with_no_files_is_an_error_not_an_empty_package(
+    make_repo: Callable[..., GitRepo],
+) -> None:
+    # Both built a package of no files, exit 0, without a word.
+    empty_tree = make_repo()
+    empty_tree.git("commit", "-q", "--allow-empty", "-m", "start")
+    with pytest.raises(BuildError) as info:
+        build_package(BuildOptions(repo=empty_tree.root, task=ISSUE))
+    assert str(info.value) == f"{empty_tree.root} tracks no files at HEAD: commit the code to pack first"
+    lost_index = make_repo()
+    lost_index.commit({"app/auth.py": "def check_password(pw):\n    return False\n"})
+    lost_index.git("rm", "-r", "-q", "--cached", ".")
+    with pytest.raises(BuildError) as info:
+        build_package(BuildOptions(repo=lost_index.root, task=ISSUE))
+    assert str(info.value) == (
+        f"{lost_index.root}: the index lists no files though HEAD has some (`git rm -r --cached`, or a "
+        "lost .git/index): run `git reset` to restore the index, or pass --ref HEAD"
+    )
+    # As the message says, the commit itself can still be packed.
+    package = build_package(BuildOptions(repo=lost_index.root, task=ISSUE, ref="HEAD"))
+    assert [f.path for f in package.files] == ["app/auth.py"]
+
+
 def test_binary_non_utf8_and_huge_files(make_repo: Callable[..., GitRepo]) -> None:
     repo = make_repo()
     repo.commit(
