@@ -79,8 +79,13 @@ def _fetch_from_github(root: Path, repo: str | None) -> Callable[[int], Task]:
 
 def parse_task(ws: Workspace, task: str) -> Task:
     """``task`` is an issue/PR number (``123``, ``#123``) or the issue text (title line, body)."""
-    from ctxaction.task import parse_issue_text
+    from ctxaction.task import MAX_TASK_CHARS, parse_issue_text
 
+    if len(task) > MAX_TASK_CHARS:  # the limit of an issue file: cleaning it would take minutes
+        raise ToolInputError(
+            f"task is {len(task):,} characters; a task holds at most {MAX_TASK_CHARS:,}: "
+            "pass the part that matters (the error and the end of the log)"
+        )
     m = _ISSUE_NUMBER.match(task)
     if m:
         fetch = ws.fetch_issue or _fetch_from_github(ws.root, ws.github_repo)

@@ -176,6 +176,18 @@ def test_refusals_reach_the_client_as_tool_errors(repo: GitRepo) -> None:
     assert "task is empty" in results[2][1]
 
 
+def test_a_task_over_the_size_limit_is_refused(repo: GitRepo) -> None:
+    from ctxaction.mcp_server import Workspace, parse_task
+    from ctxaction.task import MAX_TASK_CHARS
+
+    with pytest.raises(ToolInputError) as info:
+        parse_task(Workspace(root=repo.root), "Log\n\n" + "password " * (MAX_TASK_CHARS // 9 + 1))
+    assert str(info.value) == (
+        "task is 1,000,013 characters; a task holds at most 1,000,000: "
+        "pass the part that matters (the error and the end of the log)"
+    )
+
+
 def test_safe_relpath_normalizes_inside_paths(repo: GitRepo) -> None:
     assert safe_relpath(repo.root, "./src//auth/login.py") == "src/auth/login.py"
     assert safe_relpath(repo.root, "src\\auth\\login.py") == "src/auth/login.py"
