@@ -53,6 +53,21 @@ def test_scan_of_a_folder_holding_a_fifo_does_not_block(
     assert "dump/pipe: skipped: not a regular file (a FIFO)" in err
 
 
+def test_scan_of_a_symlink_named_outright_says_it_was_skipped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    outside = tmp_path / "outside.py"
+    outside.write_text(KEY, encoding="utf-8")
+    folder = tmp_path / "work"
+    folder.mkdir()
+    (folder / "link.py").symlink_to(outside)
+    monkeypatch.chdir(folder)
+    # Not followed (the key is not found), and not silently "0 files" either.
+    assert main(["scan", "link.py"]) == 0
+    err = capsys.readouterr().err
+    assert "link.py: skipped: a symlink (symlinks are never followed)" in err
+
+
 def test_scan_in_a_repository_with_a_fifo_does_not_block(
     make_repo: Callable[..., GitRepo], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -333,6 +333,11 @@ def files(
     for path in paths:
         if not path.exists() and not path.is_symlink():
             raise SourceError(f"{path}: no such file or directory")
+        if path.is_symlink():
+            # Named outright, it gets a note as a FIFO does: "no secrets found in 0 files" alone
+            # read as if the link's target had been scanned.
+            yield Blob(_shown(path, base), None, note="skipped: a symlink (symlinks are never followed)")
+            continue
         for file in _walk(path, no_ignore):
             yield _read_file(file, base, max_bytes)
 
@@ -340,8 +345,6 @@ def files(
 def _walk(path: Path, no_ignore: bool) -> Iterator[Path]:
     """Regular files only: symlinks are not followed, and FIFOs, sockets and devices (which could
     block a read forever or stream without end) are never opened."""
-    if path.is_symlink():
-        return
     if not path.is_dir():
         yield path  # named outright: read_regular refuses a special file, with a note saying so
         return
@@ -363,11 +366,17 @@ def _walk(path: Path, no_ignore: bool) -> Iterator[Path]:
                 yield file
 
 
-def _read_file(file: Path, base: Path, max_bytes: int) -> Blob:
+def _shown(file: Path, base: Path) -> str:
+    """``file`` relative to ``base`` when under it; its folder is resolved, not the file itself
+    (a symlink is named, not its target)."""
     try:
-        shown = file.resolve().relative_to(base.resolve()).as_posix()
+        return (file.parent.resolve() / file.name).relative_to(base.resolve()).as_posix()
     except ValueError:
-        shown = file.as_posix()
+        return file.as_posix()
+
+
+def _read_file(file: Path, base: Path, max_bytes: int) -> Blob:
+    shown = _shown(file, base)
     try:
         data = read_regular(file, max_bytes)
     except FileTooLarge as exc:
