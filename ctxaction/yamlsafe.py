@@ -28,6 +28,7 @@ class _BoundedLoader(yaml.SafeLoader):
         super().__init__(stream)
         self._depth = 0
         self._measures: dict[int, tuple[int, int]] = {}  # id(node) -> (values, height)
+        self._aliased = False  # an alias was read: a count past the bound may be its expansion
 
     def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
         if self.check_event(yaml.AliasEvent):
@@ -37,6 +38,7 @@ class _BoundedLoader(yaml.SafeLoader):
                 raise ComposerError(
                     None, None, f"alias *{event.anchor} refers to a value that contains it", event.start_mark
                 )
+            self._aliased = True
             return super().compose_node(parent, index)
         self._depth += 1
         try:
@@ -60,11 +62,12 @@ class _BoundedLoader(yaml.SafeLoader):
         values = 1 + sum(v for v, _ in measured)
         height = 1 + max((h for _, h in measured), default=0)
         if values > MAX_VALUES:
+            # A long plain list is no alias bomb: "through its aliases" would send its author
+            # looking for aliases it does not have.
+            problem = "expands to" if self._aliased else "holds"
+            where = " through its aliases" if self._aliased else ""
             raise ComposerError(
-                None,
-                None,
-                f"expands to more than {MAX_VALUES:,} values through its aliases",
-                node.start_mark,
+                None, None, f"{problem} more than {MAX_VALUES:,} values{where}", node.start_mark
             )
         if height > MAX_DEPTH:
             raise ComposerError(

@@ -10,7 +10,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import yaml
 
+from ctxaction import yamlsafe
 from ctxaction.cli import main
 from ctxaction.config.load import config_from_text
 from ctxaction.config.model import ProfileError
@@ -243,3 +245,14 @@ def test_lone_surrogates_in_issue_json_become_replacement_characters(
     assert main(argv) == 0, capsys.readouterr().err
     text = out.read_text(encoding="utf-8")
     assert "check_password \ufffd" in text and "app/auth.py" in text
+
+
+def test_a_long_list_without_aliases_is_not_called_an_alias_bomb(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The bound, lowered: a real list past 100,000 values takes PyYAML seconds to read.
+    monkeypatch.setattr(yamlsafe, "MAX_VALUES", 50)
+    with pytest.raises(yaml.YAMLError) as info:
+        yamlsafe.compose("sensitive_paths: [" + ", ".join(["a"] * 60) + "]\n")
+    assert str(info.value).startswith("holds more than 50 values\n")  # was "… through its aliases"
+    with pytest.raises(yaml.YAMLError) as info:
+        yamlsafe.compose("a: &a [x, x, x, x, x, x, x, x]\nb: [*a, *a, *a, *a, *a, *a, *a, *a]\n")
+    assert str(info.value).startswith("expands to more than 50 values through its aliases\n")
