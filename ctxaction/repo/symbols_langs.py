@@ -276,9 +276,14 @@ _JS_OBJECT_BEFORE = re.compile(r"(?:[=(,:\[?]|\breturn|\bdefault|&&|\|\||\?\?)\s
 _NAMESPACE_BEFORE = re.compile(r'(?:\bnamespace\b[\w:\s]*|\bextern\s*""\s*)$')
 
 
+# How much of the code before a ``{`` the patterns above read: they are anchored at its end, and
+# reading all of it made a line of 100,000 ``{`` cost 100,000 scans of up to the whole line.
+_BEFORE_TAIL = 200
+
+
 def block_kind_of(before: str, codes: list[str], i: int, lang: str, ctx: Opened) -> str:
     """Kind of a ``{`` no definition claimed, from the code before it."""
-    text = before.rstrip() or (codes[i - 1].rstrip() if i > 0 else "")
+    text = before[-_BEFORE_TAIL:].rstrip() or (codes[i - 1][-_BEFORE_TAIL:].rstrip() if i > 0 else "")
     if lang in JS_FAMILY:
         if _JS_OBJECT_BEFORE.search(text):
             return "object"
