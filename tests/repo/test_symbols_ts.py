@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -11,7 +12,7 @@ from ctxaction.repo.files import split_lines
 from ctxaction.repo.symbols import definitions
 from ctxaction.repo.symbols_brace import brace_definitions
 from ctxaction.repo.symbols_model import Definition
-from ctxaction.repo.symbols_ts import grammar_of, ts_definitions
+from ctxaction.repo.symbols_ts import MAX_FLAT_ERROR_CHILDREN, grammar_of, ts_definitions
 
 
 @pytest.fixture(autouse=True)
@@ -129,3 +130,17 @@ def test_languages_without_a_grammar_use_the_scanner() -> None:
     assert grammar_of("Repo.kt", "kotlin") is None
     assert ts_definitions(text, "Repo.kt", "kotlin") is None
     assert _spans(definitions(text, "Repo.kt"))["Repo.load"] == ("method", 2, 4)
+
+
+def test_a_flat_broken_tree_is_read_by_the_line_scanner_not_the_slow_query() -> None:
+    # 40,000 unclosed "{" lines: the query over the broken tree took seconds and grew with the
+    # square of the lines (a megabyte of them: ten minutes); the scanner reads it instead.
+    text = "function checkDeep() {\n" + "{\n" * (MAX_FLAT_ERROR_CHILDREN * 4)
+    assert ts_definitions(text, "deep.js", "javascript") is None
+    started = time.perf_counter()
+    found = definitions(text, "deep.js")
+    assert time.perf_counter() - started < 10
+    assert [(d.name, d.start) for d in found] == [("checkDeep", 1)]
+    # A broken file of ordinary size is still read by its grammar.
+    small = "function ok() {\n  return 1;\n}\nfunction broken( {\n"
+    assert ts_definitions(small, "small.js", "javascript") is not None
