@@ -55,6 +55,7 @@ def shapes() -> dict[str, tuple[str, str]]:
     js_function = "function f{}(token) {{\n  return cache(token, 1);\n}}\n"
     c_function = "STATIC_FN(int) f{}(struct token *t) {{\n  return cache(t);\n}}\n"
     wide = "def f{}(" + "a, " * 3000 + "token):\n    pass\n"
+    half = CAP // 2 - 20
     return {
         "ordinary": ("app/focus.py", (ROOT / "ctxaction/rank/focus.py").read_text(encoding="utf-8")),
         "py_methods": ("gen/table.py", fill(py_method.format, "class Table:\n")),
@@ -67,6 +68,8 @@ def shapes() -> dict[str, tuple[str, str]]:
         "quotes": ("gen/quotes.js", fill(lambda i: "'\\'\"`/*" if i % 2 else "\"\\\"'`//")),
         "secrets": ("gen/keys.py", fill(lambda i: f'API_KEY_{i} = "{_random_word(rng, 32)}"\n')),
         "long_lines": ("gen/long.py", fill(wide.format)),
+        "c_brace_line": ("gen/deep.cc", "int deep(void) {" + "{" * half + "}" * half + "}\n"),
+        "go_unclosed": ("gen/deep.go", "package deep\n\nfunc deep() {\n" + fill(lambda i: "{\n")),
     }
 
 

@@ -71,8 +71,8 @@ class RepoView:
         self.not_utf8: set[str] = set()  # paths read whose bytes were not all UTF-8 (shown as U+FFFD)
         self._cat = git.CatFile(root) if ref else None
         self._lock = threading.Lock()
-        # Task-independent results kept between builds; only a warm view (repo.warm) has one.
-        self.memo: RepoMemo | None = None
+        # Task-independent results: computed once per build, kept between builds by a warm view.
+        self.memo = RepoMemo()
 
     # -- inventory -------------------------------------------------------------------------
 

@@ -117,7 +117,7 @@ def commits_matching(
     phrases = [p for p in phrases if p.strip() and "\n" not in p]
     if not repo.head or not phrases:
         return []
-    if repo.memo is not None:
+    if repo.memo.kept:
         log = repo.memo.get("messages", lambda: read_log(repo))
         shas = log.matching(phrases, max_count, regex=regex)
         if shas is not None:

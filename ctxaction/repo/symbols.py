@@ -45,7 +45,7 @@ def definitions(text: str, path: str) -> list[Definition]:
 
 def file_definitions(repo: RepoView, path: str, text: str) -> list[Definition]:
     """:func:`definitions` of ``path`` read from ``repo`` as ``text``, parsed once per repository
-    state on a warm view (a fresh list each call: callers may sort or trim it)."""
+    state (a fresh list each call: callers may sort or trim it)."""
     return list(cached(repo.memo, ("definitions", path, text), lambda: definitions(text, path)))
 
 

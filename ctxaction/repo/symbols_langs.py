@@ -285,9 +285,11 @@ def block_kind_of(before: str, codes: list[str], i: int, lang: str, ctx: Opened)
     """Kind of a ``{`` no definition claimed, from the code before it."""
     text = before[-_BEFORE_TAIL:].rstrip() or (codes[i - 1][-_BEFORE_TAIL:].rstrip() if i > 0 else "")
     if lang in JS_FAMILY:
-        if _JS_OBJECT_BEFORE.search(text):
+        # The pattern ends at the text's end, which has no blank left: its longest alternative
+        # (``\bdefault``) reads the last 8 characters.
+        if _JS_OBJECT_BEFORE.search(text[-8:]):
             return "object"
         return "body" if ctx.kind == "body" or text.endswith("=>") else "code"
-    if lang in C_FAMILY and _NAMESPACE_BEFORE.search(text):
+    if lang in C_FAMILY and ("namespace" in text or "extern" in text) and _NAMESPACE_BEFORE.search(text):
         return "ns"
     return "code"

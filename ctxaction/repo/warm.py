@@ -101,9 +101,9 @@ class WarmRepos:
                 if kept.view.text_chars() > self.max_text_chars:
                     # The memo's per-file entries are keyed by those texts: they go too.
                     kept.view.forget_texts()
-                    kept.view.memo = RepoMemo()
+                    kept.view.memo = RepoMemo(kept=True)
                 return kept.view
-        fresh.memo = RepoMemo()
+        fresh.memo = RepoMemo(kept=True)
         fresh.tracked()
         index = index_path(fresh)
         state = tree_state(fresh, index, since=started)

@@ -166,7 +166,7 @@ def test_message_log_answers_like_git_log_grep(repo: GitRepo) -> None:
     repo.commit({"x.txt": "x\n"}, "Ünïcode subject, Straße and sid in the body\n\nMore about SESSION_token.")
     cold = open_repo(repo.root)
     hot = open_repo(repo.root)
-    hot.memo = RepoMemo()
+    hot.memo = RepoMemo(kept=True)
     queries: list[tuple[list[str], int, bool]] = [
         (["session_token"], 30, False),
         (["LRUCACHE", "max_entries"], 30, False),

@@ -6,7 +6,6 @@ renamed to ones that do not exist), when the line scanner answers instead.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -619,13 +618,11 @@ def test_javascript_computed_method_names_without_a_word_are_skipped() -> None:
     assert "plus" in names and "Ops" in names
 
 
-def test_a_line_of_nested_braces_is_read_in_linear_time() -> None:
+def test_a_line_of_nested_braces_keeps_its_definition() -> None:
     # Each unclaimed "{" used to run its end-anchored patterns over all the code before it on its
-    # line: 100,000 "{" on one line of a C file took minutes in the ranker. The bound is loose
-    # (about a second now; the quadratic version took over half a minute at this size).
+    # line: 100,000 "{" on one line of a C file took minutes in the ranker (timed against an
+    # ordinary file by bench/hostile_files.py, shape c_brace_line). Only the tail is read now.
     depth = 50_000
     text = "namespace outer {\nint check_deep(void) {" + "{" * depth + "}" * depth + "}\n}\n"
-    started = time.perf_counter()
     found = definitions(text, "deep.cc")
-    assert time.perf_counter() - started < 10
     assert [(d.name, d.start, d.end) for d in found] == [("check_deep", 2, 2)]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -134,12 +133,11 @@ def test_languages_without_a_grammar_use_the_scanner() -> None:
 
 def test_a_flat_broken_tree_is_read_by_the_line_scanner_not_the_slow_query() -> None:
     # 40,000 unclosed "{" lines: the query over the broken tree took seconds and grew with the
-    # square of the lines (a megabyte of them: ten minutes); the scanner reads it instead.
+    # square of the lines (a megabyte of them: ten minutes; bench/hostile_files.py, shape
+    # go_unclosed); the scanner reads it instead.
     text = "function checkDeep() {\n" + "{\n" * (MAX_FLAT_ERROR_CHILDREN * 4)
     assert ts_definitions(text, "deep.js", "javascript") is None
-    started = time.perf_counter()
     found = definitions(text, "deep.js")
-    assert time.perf_counter() - started < 10
     assert [(d.name, d.start) for d in found] == [("checkDeep", 1)]
     # A broken file of ordinary size is still read by its grammar.
     small = "function ok() {\n  return 1;\n}\nfunction broken( {\n"
