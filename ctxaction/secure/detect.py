@@ -13,19 +13,17 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 
 from ctxaction.secure.allow import Allowlist, inline_allowed
 from ctxaction.secure.checksums import failed_checksum
+from ctxaction.secure.continued import Joined, chains
 from ctxaction.secure.entropy import shannon
 from ctxaction.secure.finding import Finding, fingerprint, preview_line
 from ctxaction.secure.lazyre import LazyPattern
 from ctxaction.secure.placeholders import KNOWN_EXAMPLES, is_fake_token
 from ctxaction.secure.rule import Context, Rule
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from ahocorasick_rs import AhoCorasick, Implementation
+from ctxaction.secure.triggers import Triggers, segments
 
 _WORD = LazyPattern(r"[\w\-.]")
 _KEY_CHAR = LazyPattern(r"[\w.\-]")
@@ -41,111 +39,6 @@ _CLOSING = frozenset(".,;:!?>)]}")
 _MIN_REST = 4
 # Lines longer than this (minified code, data blobs) are searched in windows around keyword hits.
 LONG_LINE = 4096
-# Characters searched with the quick-to-build automaton before the faster-searching one is built.
-DFA_AFTER = 512_000
-
-
-class _Triggers:
-    """Every rule keyword in one automaton over the lowercased text. A keyword with capitals
-    (``AKIA``, ``SK``) only counts where the text has it as written, so short vendor prefixes do
-    not wake their rules on every ``task`` or ``each``."""
-
-    def __init__(self, rules: Sequence[Rule]) -> None:
-        from ahocorasick_rs import Implementation
-
-        self.rules = rules
-        # lowercased keyword -> [(keyword as written when case matters, else "", rule indexes)]
-        table: dict[str, dict[str, list[int]]] = {}
-        self.always: list[int] = []
-        for index, rule in enumerate(rules):
-            if not rule.keywords:
-                self.always.append(index)
-            for keyword in rule.keywords:
-                exact = "" if keyword == keyword.lower() else keyword
-                table.setdefault(keyword.lower(), {}).setdefault(exact, []).append(index)
-        self.wakes = [
-            tuple((exact, tuple(indexes)) for exact, indexes in forms.items()) for forms in table.values()
-        ]
-        self.keywords = list(table)
-        self.searched = 0  # characters searched so far
-        self.automaton = self._build(Implementation.ContiguousNFA) if table else None
-        self.dfa = False
-
-    def _build(self, implementation: Implementation) -> AhoCorasick:
-        from ahocorasick_rs import AhoCorasick
-
-        return AhoCorasick(self.keywords, implementation=implementation)
-
-    def _search(self, lower: str) -> list[tuple[int, int, int]]:
-        """Every keyword match in ``lower``. A DFA searches ~2x faster than the contiguous NFA but
-        costs ~2 ms more to build (several times that on a loaded machine): a commit's few files
-        are searched with the NFA, and a scan switches to the DFA once it has read enough text
-        for the faster search to pay for the build. Both report the same matches."""
-        if not self.dfa and self.searched > DFA_AFTER:
-            from ahocorasick_rs import Implementation
-
-            self.automaton, self.dfa = self._build(Implementation.DFA), True
-        self.searched += len(lower)
-        assert self.automaton is not None
-        return self.automaton.find_matches_as_indexes(lower, overlapping=True)
-
-    def hits(self, text: str) -> Iterator[tuple[tuple[int, ...], int, int]]:
-        """``(rule indexes, start, end)`` for every keyword occurrence in ``text``."""
-        if self.automaton is None:
-            return
-        lower = text.lower()
-        if len(lower) != len(text):  # a few characters lowercase to two: keep offsets aligned
-            lower = "".join(ch if len(ch.lower()) != 1 else ch.lower() for ch in text)
-        try:
-            found = self._search(lower)
-        except UnicodeEncodeError:  # lone surrogates (from JSON "\\ud800" and the like): one "?" each
-            lower = lower.encode("utf-8", "replace").decode("utf-8")
-            found = self._search(lower)
-        for index, start, end in found:
-            for exact, indexes in self.wakes[index]:
-                if not exact or text.startswith(exact, start):
-                    yield indexes, start, end
-
-
-def _segments(triggers: _Triggers, text: str, long_line: int) -> Iterator[tuple[int, int, int, bool]]:
-    """``(rule index, start, end, clipped)``: where each woken rule's regex must run.
-
-    An anchored rule is tried once, right at the keyword (``end`` is -1). Otherwise a segment is
-    the hit's line with the newline on either side (patterns may begin or end on a ``\\s``), the
-    whole text for multi-line rules, or a window of ``rule.reach`` around the hit on a very long
-    line (``clipped``: a match touching the window's end may be cut short).
-    """
-    rules = triggers.rules
-    size = len(text)
-    done: set[tuple[int, int]] = set()
-    whole = set(triggers.always)
-    for indexes, start, end in triggers.hits(text):
-        line_start = -1
-        for index in indexes:
-            rule = rules[index]
-            if rule.anchored:
-                yield index, start, -1, False
-                continue
-            if rule.multiline:
-                whole.add(index)
-                continue
-            if line_start < 0:
-                line_start = text.rfind("\n", 0, start) + 1
-                line_end = text.find("\n", end)
-                if line_end < 0:
-                    line_end = size
-                seg_start, seg_end = max(0, line_start - 1), min(size, line_end + 1)
-                is_long = line_end - line_start > long_line
-            if is_long:
-                lo, hi = max(seg_start, start - rule.reach), min(seg_end, end + rule.reach)
-                if (index, lo) not in done:
-                    done.add((index, lo))
-                    yield index, lo, hi, hi < seg_end
-            elif (index, seg_start) not in done:
-                done.add((index, seg_start))
-                yield index, seg_start, seg_end, False
-    for index in sorted(whole):
-        yield index, 0, size, False
 
 
 def _trim_punctuation(text: str, start: int, end: int) -> int:
@@ -173,15 +66,20 @@ def _full_key(text: str, match: re.Match[str]) -> str:
 
 
 class _Hit:
-    __slots__ = ("end", "order", "public", "rule", "start")
+    __slots__ = ("end", "order", "public", "rule", "start", "value")
 
-    def __init__(self, rule: Rule, order: int, start: int, end: int, public: int = 0) -> None:
+    def __init__(
+        self, rule: Rule, order: int, start: int, end: int, public: int = 0, value: str = ""
+    ) -> None:
         self.rule = rule
         self.order = order  # the rule's place in the rule list: earlier rules win ties
         self.start = start
         self.end = end
         # How many leading characters are the rule's literal prefix (``ghp_``): a preview shows those.
         self.public = public
+        # The secret as its pieces join up, when it is split (see continued.py): what a
+        # fingerprint is taken of, so it does not change with how the pieces are laid out.
+        self.value = value
 
 
 def _public_prefix(rule: Rule, text: str, start: int) -> int:
@@ -224,19 +122,31 @@ class Detector:
         self.allowlist = allowlist or Allowlist()
         disabled = set(self.allowlist.disabled_rules)
         self.rules = [rule for rule in rules if rule.id not in disabled]
-        self._triggers: _Triggers | None = None
+        self._triggers: Triggers | None = None
 
     def scan(self, text: str, path: str = "") -> list[Finding]:
         """Findings in ``text`` (``path`` tunes path-aware checks and allowlists), in text order."""
         allow = self.allowlist
         if not text or (allow.paths_ready and allow.path_allowed(path)):
             return []
+        spots: list[int] = []
+        hits, lines = self._match(text, path, spots)
+        joined = self._joined(text, path, spots) if spots else []
+        if joined:
+            lines = lines or _Lines(text)
+            hits += [hit for hit in joined if not _allowed_inline(hit, lines)]
+        if not hits or lines is None or allow.path_allowed(path):
+            return []
+        return self._findings(_resolve(hits), lines)
+
+    def _match(self, text: str, path: str, spots: list[int] | None) -> tuple[list[_Hit], _Lines | None]:
+        """Every rule's accepted matches in ``text``, and its lines once a regex matched."""
         if self._triggers is None:
-            self._triggers = _Triggers(self.rules)
+            self._triggers = Triggers(self.rules)
         lines: _Lines | None = None
         hits: list[_Hit] = []
         seen: set[tuple[str, int, int]] = set()
-        for index, start, end, clipped in _segments(self._triggers, text, LONG_LINE):
+        for index, start, end, clipped in segments(self._triggers, text, LONG_LINE, spots):
             rule = self.rules[index]
             regex = rule.regex
             if end < 0:
@@ -261,9 +171,23 @@ class Detector:
                     end = _trim_punctuation(text, *span)
                     if end < span[1] and self._accept(rule, match, span[0], end, lines, path):
                         hits.append(_Hit(rule, index, span[0], end))
-        if not hits or lines is None or allow.path_allowed(path):
+        return hits, lines
+
+    def _joined(self, text: str, path: str, spots: list[int]) -> list[_Hit]:
+        """Hits in the values that string pieces around the keyword lines join into (see
+        continued.py), placed over every piece in ``text``."""
+        found = chains(text, spots, path, LONG_LINE)
+        if not found:
             return []
-        return self._findings(_resolve(hits), lines)
+        joined = Joined(text, found)
+        hits, _ = self._match(joined.text, path, None)
+        placed = []
+        for hit in hits:
+            where = joined.locate(hit.start, hit.end)
+            if where is not None:
+                public = hit.public if joined.unbroken(hit.start, hit.public) else 0
+                placed.append(_Hit(hit.rule, hit.order, *where, public, joined.text[hit.start : hit.end]))
+        return placed
 
     def _accept(
         self, rule: Rule, match: re.Match[str], start: int, end: int, lines: _Lines, path: str
@@ -317,7 +241,7 @@ class Detector:
         findings = []
         for hit, first, last in placed:
             line_start, _ = lines.bounds(first)
-            secret = lines.text[hit.start : hit.end]
+            secret = hit.value or lines.text[hit.start : hit.end]
             findings.append(
                 Finding(
                     rule=hit.rule.id,
@@ -331,6 +255,14 @@ class Detector:
                 )
             )
         return findings
+
+
+def _allowed_inline(hit: _Hit, lines: _Lines) -> bool:
+    """Whether an inline marker allows a joined hit: on any line its pieces span (the logical
+    line it was judged on holds only the first and the last of them), or the line before."""
+    first, last = lines.number(hit.start), lines.number(max(hit.start, hit.end - 1))
+    previous = lines.line(first - 1) if first > 1 else ""
+    return inline_allowed([lines.line(n) for n in range(first, last + 1)], previous)
 
 
 def _resolve(hits: list[_Hit]) -> list[_Hit]:

@@ -25,8 +25,10 @@ RULES: list[Rule] = [
     prefixed(
         "aws-access-key-id", "AWS access key id", r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}",
         ("AKIA", "ASIA", "ABIA", "ACCA", "A3T"), entropy=3.0,
-        tp=("aws_access_key_id = AKIA<<b32:16>>", '"AccessKeyId": "ASIA<<b32:16>>"'),
-        fp=("aws_access_key_id = AKIAIOSFODNN7EXAMPLE", "AKIAXXXXXXXXXXXXXXXX"),
+        tp=("aws_access_key_id = AKIA<<b32:16>>", '"AccessKeyId": "ASIA<<b32:16>>"',
+            '[keys.py] KEY = ("AKIA<<b32:8>>" "<<b32:8>>")'),
+        fp=("aws_access_key_id = AKIAIOSFODNN7EXAMPLE", "AKIAXXXXXXXXXXXXXXXX",
+            '[keys.py] KEY_PARTS = ["AKIA<<b32:8>>", "<<b32:8>>"]'),
     ),
     keyed(
         "aws-secret-access-key", "AWS secret access key",

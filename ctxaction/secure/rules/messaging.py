@@ -14,7 +14,8 @@ RULES: list[Rule] = [
         r"|xapp-\d-[A-Z0-9]{8,14}-\d{8,14}-[a-f0-9]{64}",
         ("xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxo-", "xoxe", "xapp-"), entropy=3.0,
         tp=("SLACK_BOT_TOKEN=xoxb-<<digits:12>>-<<digits:13>>-<<alnum:24>>",
-            "slack_app_token: xapp-1-A<<upnum:10>>-<<digits:13>>-<<hex:64>>"),
+            "slack_app_token: xapp-1-A<<upnum:10>>-<<digits:13>>-<<hex:64>>",
+            '[notify.c] #define SLACK_TOKEN "xoxb-<<digits:12>>-<<digits:13>>-"\n                    "<<alnum:24>>"'),
         fp=("xoxb-your-token-here", "xoxb-000000000000-0000000000000-xxxxxxxxxxxxxxxxxxxxxxxx"),
     ),
     prefixed(

@@ -10,8 +10,12 @@ RULES: list[Rule] = [
         "stripe-secret-key", "Stripe secret / restricted key", r"(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{20,247}",
         ("sk_live_", "sk_test_", "sk_prod_", "rk_live_", "rk_test_", "rk_prod_"), entropy=3.5,
         tp=("STRIPE_SECRET_KEY=sk_live_<<alnum:24>>", "stripe.api_key = 'rk_live_<<alnum:99>>'",
-            "Stripe::api_key = 'sk_test_<<alnum:24>>'"),
-        fp=("sk_live_xxxxxxxxxxxxxxxxxxxxxxxx", "sk_test_<<lower:6>>"),
+            "Stripe::api_key = 'sk_test_<<alnum:24>>'",
+            # Split across lines: the pieces are joined before matching (continued.py).
+            '[billing.py] STRIPE_KEY = "sk_live_<<alnum:12>>" \\\n    "<<alnum:16>>"',
+            "[config.yaml] stripe:\n  secret_key: sk_live_<<alnum:12>>\n    <<alnum:16>>"),
+        fp=("sk_live_xxxxxxxxxxxxxxxxxxxxxxxx", "sk_test_<<lower:6>>",
+            '[billing.py] PREFIXES = ("sk_live_",\n            "<<alnum:24>>")'),
     ),
     prefixed(
         "stripe-webhook-secret", "Stripe webhook signing secret", r"whsec_[A-Za-z0-9+/]{32,64}", ("whsec_",),

@@ -1,0 +1,186 @@
+"""A secret split into string pieces, end to end: no piece of it in a package, ``scan`` or the hook.
+
+A real repository holds each language's way of continuing a string (Python ``\\`` and implicit
+concatenation, JS/Java ``+``, C adjacent literals, PHP ``.``, YAML plain and folded scalars) with
+a generated key cut in two or three, beside ordinary continued strings (long SQL, messages) that
+must stay as they are. The values are generated and cut at run time: no source line holds one.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ctxaction.hook import install
+from ctxaction.secure.synth import expand
+from tests.gitrepo import GitRepo, git_env
+from tests.leaks.forms import CONFIG, PROFILE
+
+TIMEOUT = 300
+WINDOW = 8  # no run of this many characters of a key's own part may appear anywhere
+
+
+def _keys() -> dict[str, tuple[str, str]]:
+    """name -> (value, literal prefix a preview may show)."""
+    return {
+        "gh": (expand("<<gh:ghp>>", "split-e2e-gh"), "ghp_"),
+        "stripe": (expand("sk_live_<<alnum:40>>", "split-e2e-stripe"), "sk_live_"),
+        "aws": (expand("AKIA<<b32:16>>", "split-e2e-aws"), "AKIA"),
+        "slack": (expand("xoxb-<<digits:12>>-<<digits:13>>-<<alnum:24>>", "split-e2e-slack"), "xoxb-"),
+        "npm": (expand("<<npm>>", "split-e2e-npm"), "npm_"),
+        "gho": (expand("<<gh:gho>>", "split-e2e-gho"), "gho_"),
+        "stripe2": (expand("rk_live_<<alnum:30>>", "split-e2e-rk"), "rk_live_"),
+        "password": (expand("<<alnum:11>>", "split-e2e-pw") + expand("<<alnum:11>>", "split-e2e-pw2"), ""),
+    }
+
+
+KEYS = _keys()
+
+
+def _cut(name: str, *at: int) -> list[str]:
+    value = KEYS[name][0]
+    bounds = [0, *at, len(value)]
+    return [value[a:b] for a, b in itertools.pairwise(bounds)]
+
+
+def _files() -> dict[str, str]:
+    gh, stripe, aws, slack = _cut("gh", 10, 27), _cut("stripe", 20), _cut("aws", 10), _cut("slack", 22)
+    npm, gho, rk, pw = _cut("npm", 16), _cut("gho", 21), _cut("stripe2", 12), _cut("password", 11)
+    return {
+        ".github/context-packages.yaml": CONFIG,
+        "leaks/billing.py": f'STRIPE_KEY = "{stripe[0]}" \\\n    "{stripe[1]}"\nTIMEOUT = 5\n',
+        "leaks/keys.py": (
+            f'GITHUB_TOKEN = (\n    "{gh[0]}"\n    "{gh[1]}"\n    "{gh[2]}"\n)\n'
+            f'AWS_KEY_ID = ("{aws[0]}" "{aws[1]}")\n'
+            f'DB_PASSWORD = "{pw[0]}" \\\n    "{pw[1]}"\n'
+        ),
+        "leaks/client.js": f"const slack = '{slack[0]}' +\n  '{slack[1]}';\nexport default slack;\n",
+        "leaks/Registry.java": (
+            f'class Registry {{\n  static final String NPM = "{npm[0]}"\n      + "{npm[1]}";\n}}\n'
+        ),
+        "leaks/oauth.c": f'static const char *token = "{gho[0]}"\n                          "{gho[1]}";\n',
+        "leaks/pay.php": f"<?php\n$restricted = '{rk[0]}' .\n  '{rk[1]}';\n",
+        "leaks/values.yaml": (
+            f"stripe:\n  secret_key: {stripe[0]}\n    {stripe[1]}\n"
+            f"github:\n  token: >-\n    {gh[0]}\n    {gh[1]}\n    {gh[2]}\n"
+        ),
+        "leaks/queries.py": (
+            "QUERY = (\n"
+            '    "SELECT id, password_hash, api_token "\n'
+            '    "FROM users WHERE secret_question = %s"\n'
+            ")\n"
+            'HINT = "Your access token has expired; " + \\\n'
+            '    "sign in again to get a new one."\n'
+        ),
+    }
+
+
+FILES = _files()
+SPLIT = sorted(path for path in FILES if path.startswith("leaks/") and path != "leaks/queries.py")
+
+
+def _leaks(text: str) -> int:
+    """How many runs of WINDOW characters of any key's own part (after its prefix) ``text`` holds."""
+    found = 0
+    for value, prefix in KEYS.values():
+        rest = value[len(prefix) :]
+        found += sum(rest[i : i + WINDOW] in text for i in range(len(rest) - WINDOW + 1))
+    return found
+
+
+def _clean(text: str, where: str) -> None:
+    # A count, not the pieces: a failing assertion prints its operands.
+    count = _leaks(text)
+    assert count == 0, f"{count} piece(s) of a split key leaked through {where}"
+
+
+def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("GITHUB_TOKEN", "GH_TOKEN")}
+    return subprocess.run(
+        [sys.executable, "-m", "ctxaction", *args],
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+
+
+@pytest.fixture(scope="module")
+def staged(tmp_path_factory: pytest.TempPathFactory) -> GitRepo:
+    repo = GitRepo(tmp_path_factory.mktemp("split-staged") / "repo")
+    for path, content in FILES.items():
+        repo.write(path, content)
+    repo.git("add", "-A")
+    return repo
+
+
+def test_the_hook_blocks_every_split_key_and_prints_no_piece(staged: GitRepo) -> None:
+    install(staged.root)  # the plain hook: ``python -I -m ctxaction.hook``
+    proc = subprocess.run(
+        ["git", "commit", "-q", "-m", "add clients"],
+        cwd=staged.root,
+        env=git_env(),
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    assert proc.returncode != 0, "the hook let the split keys through"
+    _clean(proc.stdout + proc.stderr, "the pre-commit hook")
+    reported = {line.split(":", 1)[0] for line in (proc.stdout + proc.stderr).splitlines()}
+    assert set(SPLIT) <= reported
+    assert "leaks/queries.py" not in reported
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif"])
+def test_scan_reports_every_split_key_and_prints_no_piece(staged: GitRepo, fmt: str) -> None:
+    run = _run(["scan", "--staged", "--format", fmt], staged.root)
+    assert run.returncode == 1, run.stderr
+    _clean(run.stdout + run.stderr, f"scan --format {fmt}")
+    for path in SPLIT:
+        assert path in run.stdout, f"{path} not reported"
+    assert "leaks/queries.py" not in run.stdout
+    if fmt == "json":
+        # One finding per key, not one per piece.
+        assert len(json.loads(run.stdout)["findings"]) == 10
+
+
+@pytest.fixture(scope="module")
+def committed(tmp_path_factory: pytest.TempPathFactory) -> GitRepo:
+    repo = GitRepo(tmp_path_factory.mktemp("split-committed") / "repo")
+    repo.commit(FILES, "clients")
+    return repo
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "xml", "json"])
+def test_build_in_each_format_holds_no_piece(committed: GitRepo, fmt: str, tmp_path: Path) -> None:
+    target = tmp_path / f"package.{fmt}"
+    args = ["build", "--repo", str(committed.root), "--task", PROFILE, "--format", fmt, "-o", str(target)]
+    issue = tmp_path / "issue.txt"
+    issue.write_text("Billing client fails\n\nSee leaks/billing.py and leaks/keys.py.\n", encoding="utf-8")
+    run = _run([*args, "--issue-file", str(issue)], committed.root)
+    assert run.returncode == 0, run.stderr
+    package = target.read_text(encoding="utf-8")
+    _clean(run.stdout + run.stderr + package, f"build --format {fmt}")
+    for path in [*SPLIT, "leaks/queries.py"]:
+        assert path in package, f"{path} was not packed"
+    assert package.count("[REDACTED:") >= 10
+    assert "FROM users WHERE secret_question" in package  # ordinary continued strings stay
+
+
+def test_explain_holds_no_piece(committed: GitRepo, tmp_path: Path) -> None:
+    issue = tmp_path / "issue.txt"
+    issue.write_text("Slack client fails\n\nSee leaks/client.js and leaks/values.yaml.\n", encoding="utf-8")
+    args = ["explain", "--repo", str(committed.root), "--task", PROFILE, "--issue-file", str(issue)]
+    run = _run(args, committed.root)
+    assert run.returncode == 0, run.stderr
+    _clean(run.stdout + run.stderr, "explain")
