@@ -29,7 +29,7 @@ CONFIG = f"""profiles:
     required_files:
       - {{pattern: "leaks/**", max_lines: null}}
     budget:
-      total_tokens: 200000
+      total_tokens: 300000
       shares: {{files: 0.85, rules: 0.05, history: 0.05, reserve: 0.05}}
     max_files: 40
     min_files: 1
