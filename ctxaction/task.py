@@ -5,7 +5,6 @@ All text read here is untrusted: it is kept as data, never interpreted.
 
 from __future__ import annotations
 
-import codecs
 import json
 import re
 import sys
@@ -16,6 +15,7 @@ from typing import Any, BinaryIO
 from ctxaction.errors import TaskError as TaskError
 from ctxaction.jsonfile import loads, read_json_object
 from ctxaction.model import Comment, Task
+from ctxaction.text.boms import by_bom
 
 __all__ = [
     "TaskError",
@@ -43,22 +43,16 @@ def parse_issue_text(text: str) -> Task:
 # at 65,536; text far past that is a pasted dump, and cleaning and redacting it costs about half
 # a minute per megabyte of dense text, so it is refused rather than read for minutes.
 MAX_TASK_CHARS = 1_000_000
-# UTF-32 first: its little-endian mark begins with UTF-16's. (PowerShell 5's `>` writes UTF-16.)
-_BOMS = (
-    (codecs.BOM_UTF32_LE, "utf-32"),
-    (codecs.BOM_UTF32_BE, "utf-32"),
-    (codecs.BOM_UTF16_LE, "utf-16"),
-    (codecs.BOM_UTF16_BE, "utf-16"),
-)
 
 
 def issue_text(data: bytes, source: str) -> str:
     """The text of an issue given as bytes (a file, stdin): UTF-16/32 when a byte-order mark says
-    so, else UTF-8 with bad bytes replaced. TaskError for binary data or text over the limit."""
+    so (PowerShell 5's ``>`` writes UTF-16), else UTF-8 with bad bytes replaced. TaskError for
+    binary data or text over the limit."""
     if len(data) > 4 * MAX_TASK_CHARS:  # no encoding spends more than 4 bytes on a character
         raise TaskError(_too_long(source, f"over {4 * MAX_TASK_CHARS:,} bytes"))
-    encoding = next((name for bom, name in _BOMS if data.startswith(bom)), "utf-8")
-    text = data.decode(encoding, "replace")
+    encoding, mark = by_bom(data) or ("utf-8", 0)
+    text = data[mark:].decode(encoding, "replace")
     if "\0" in text:
         raise TaskError(
             f"{source} is binary (it holds NUL bytes), not text: "

@@ -7,17 +7,9 @@ Windows tool's export, a PowerShell script saved by an old editor), so those are
 
 from __future__ import annotations
 
-import codecs
+from ctxaction.text.boms import by_bom
 
 _PROBE = 4096
-# BOMs, longest first: the UTF-32LE BOM begins with the UTF-16LE one.
-_BOMS = (
-    (codecs.BOM_UTF32_LE, "utf-32-le"),
-    (codecs.BOM_UTF32_BE, "utf-32-be"),
-    (codecs.BOM_UTF8, "utf-8"),
-    (codecs.BOM_UTF16_LE, "utf-16-le"),
-    (codecs.BOM_UTF16_BE, "utf-16-be"),
-)
 # Share of code units that must look like ASCII in that encoding for the guess to hold.
 _ASCII_SHARE = 0.7
 
@@ -25,9 +17,9 @@ _ASCII_SHARE = 0.7
 def sniff(data: bytes) -> tuple[str, int] | None:
     """``(encoding, BOM length)`` of ``data``: UTF-8 unless a BOM or the NUL pattern says UTF-16
     or UTF-32; None when the NUL bytes follow no such pattern (binary)."""
-    for bom, name in _BOMS:
-        if data.startswith(bom):
-            return name, len(bom)
+    marked = by_bom(data)
+    if marked is not None:
+        return marked
     probe = data[:_PROBE]
     if b"\0" not in probe:
         return "utf-8", 0
