@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from ctxaction.errors import CtxError
 from ctxaction.errors import ToolInputError as ToolInputError
 from ctxaction.model import Candidate, Task
+from ctxaction.readfile import inside
 from ctxaction.repo.warm import WarmRepos
 from ctxaction.text.cut import cut
 from ctxaction.text.fences import fence_for
@@ -154,9 +155,7 @@ def safe_relpath(root: Path, raw: str) -> str:
     rel = posixpath.normpath(path)
     if rel == "." or rel == ".git" or rel.startswith(".git/"):
         raise ToolInputError(f"{clip(repr(raw), 80)} is not a file of the repository")
-    real_root = os.path.realpath(root)
-    real = os.path.realpath(os.path.join(real_root, rel))
-    if real != real_root and not real.startswith(real_root + os.sep):
+    if inside(root, os.path.join(root, rel)) is None:
         raise ToolInputError(f"{rel} leads out of the repository (symlink)")
     return rel
 
@@ -176,7 +175,9 @@ def excerpt(ws: Workspace, path: str, start: int = 1, end: int | None = None) ->
         entry = repo.file(rel)
         if entry is None:
             raise ToolInputError(f"{rel} is not a tracked file of the repository")
-        real = Path(os.path.realpath(ws.root / rel)).relative_to(os.path.realpath(ws.root)).as_posix()
+        real = inside(ws.root, ws.root / rel)
+        if real is None:  # replaced by a link out since safe_relpath looked
+            raise ToolInputError(f"{rel} leads out of the repository (symlink)")
         rules = sensitive_paths(ws.root, ws.config_path)
         for candidate in dict.fromkeys((rel, real)):
             reason = rules.reason(candidate)

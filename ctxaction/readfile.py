@@ -36,6 +36,16 @@ class FileTooLarge(OSError):
         self.size = size
 
 
+def inside(root: str | Path, path: str | Path) -> str | None:
+    """``path``'s real location (every symlink followed) relative to ``root``'s real location, as
+    a POSIX path ("." for the root itself); None when it leads out of ``root``."""
+    real_root = os.path.realpath(root)
+    real = os.path.realpath(path)
+    if real != real_root and not real.startswith(real_root + os.sep):
+        return None
+    return Path(os.path.relpath(real, real_root)).as_posix()
+
+
 def special_kind(mode: int) -> str | None:
     """What a non-regular file is ("a FIFO" …), or None for a regular file (or a symlink)."""
     if stat.S_ISREG(mode) or stat.S_ISLNK(mode):

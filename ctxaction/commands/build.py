@@ -244,11 +244,8 @@ def run_build(args: argparse.Namespace) -> int:
             sys.stdout.write(result.rendered)
             sys.stdout.flush()
             progress.close()
-        from ctxaction.printable import printable
-        from ctxaction.secure import redact_text
-
-        for warning in result.package.warnings:  # they name files, which may hold a secret
-            console.warn(printable(redact_text(warning)))
+        for warning in result.package.warnings:  # console.warn redacts them: they name files
+            console.warn(warning)
         return 0
 
     return _guarded(args, action)

@@ -37,6 +37,8 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Install or uninstall; returns the exit code."""
     from ctxaction.hook import HookError, install, uninstall
+    from ctxaction.printable import printable
+    from ctxaction.secure import redact_text  # both messages name the hooks folder: a path may hold a token
 
     try:
         if args.action == "install":
@@ -44,14 +46,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             message = uninstall(args.repo, pre_push=args.pre_push)
     except HookError as exc:
-        from ctxaction.printable import printable
-        from ctxaction.secure import redact_text  # both name the hooks folder: a path may hold a token
-
         args.console.error("ctxaction hook", printable(redact_text(str(exc))))
         return 1
     if not args.console.quiet:
-        from ctxaction.printable import printable
-        from ctxaction.secure import redact_text
-
         print(printable(redact_text(message)))
     return 0

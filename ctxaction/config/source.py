@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 
 from ctxaction.errors import ConfigError, KeyPath
-from ctxaction.readfile import special_kind
+from ctxaction.readfile import inside, special_kind
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -67,8 +67,7 @@ def find_config(root: Path | None, explicit: Path | None = None) -> Path | None:
         candidate = root / rel
         if not os.path.lexists(candidate):
             continue
-        real_root = os.path.realpath(root)
-        if not os.path.realpath(candidate).startswith(real_root + os.sep):
+        if inside(root, candidate) is None:
             raise ConfigError(
                 str(candidate), "", None,
                 "a symlink to a file outside the repository, which is never read: "

@@ -11,9 +11,9 @@ import os
 import posixpath
 import threading
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
-from ctxaction.readfile import read_regular, special_kind
+from ctxaction.readfile import inside, read_regular, special_kind
 from ctxaction.repo import git
 from ctxaction.repo.git import RepoError
 from ctxaction.repo.kinds import path_skip_reason
@@ -299,11 +299,7 @@ class RepoView:
 
     def _resolve_on_disk(self, rel: str) -> str | None:
         """The path's real location as a repo-relative path, or None when it leaves the repo."""
-        real_root = os.path.realpath(self.root)
-        real = os.path.realpath(self.root / rel)
-        if real != real_root and not real.startswith(real_root + os.sep):
-            return None
-        return PurePosixPath(Path(os.path.relpath(real, real_root))).as_posix()
+        return inside(self.root, self.root / rel)
 
     def close(self) -> None:
         """Release the cat-file process (safe to call twice)."""
