@@ -70,6 +70,7 @@ def shapes() -> dict[str, tuple[str, str]]:
         "long_lines": ("gen/long.py", fill(wide.format)),
         "c_brace_line": ("gen/deep.cc", "int deep(void) {" + "{" * half + "}" * half + "}\n"),
         "go_unclosed": ("gen/deep.go", "package deep\n\nfunc deep() {\n" + fill(lambda i: "{\n")),
+        "c_parens": ("gen/parens.c", "int x = " + fill(lambda i: "(\n")),
     }
 
 

@@ -24,6 +24,9 @@ _CONTINUATIONS = (".", "?", ":", "+", "|")
 _TOKENS = re.compile(r"[()\[\]{};]")
 _ANNOTATION = re.compile(r"\s*(?:@[\w.]+(?:\(.*\))?|#!?\[.*\]|\[\[.*\]\]|\[[\w.]+(?:\(.*\))?\])\s*$")
 _TYPEDEF_NAME = re.compile(r"\s*\**\s*([A-Za-z_]\w*)\s*[;,\[]")
+# A header's first line holds a name, keyword or type; a line of brackets alone (a generated or
+# hostile file of 400,000 lines of `(`) would otherwise each read up to MAX_HEADER_LINES ahead.
+_WORDLESS = re.compile(r"[^\w$~]*")
 _TEST_MARK = re.compile(r"#\[(?:cfg\(test\)|(?:\w+::)*test\b)|@(?:\w+\.)*(?:Test|ParameterizedTest)\b")
 
 
@@ -119,7 +122,7 @@ def _detect_at(
         if not raw.lstrip().startswith("#"):
             return i + 1
         header, end_line, brace_col = "", i, None
-    elif _ANNOTATION.match(code) or not worth_trying(lang, ctx.kind, code):
+    elif _WORDLESS.fullmatch(code) or _ANNOTATION.match(code) or not worth_trying(lang, ctx.kind, code):
         return i + 1
     else:
         header, end_line, brace_col = _header(codes, i, lang)

@@ -626,3 +626,11 @@ def test_a_line_of_nested_braces_keeps_its_definition() -> None:
     text = "namespace outer {\nint check_deep(void) {" + "{" * depth + "}" * depth + "}\n}\n"
     found = definitions(text, "deep.cc")
     assert [(d.name, d.start, d.end) for d in found] == [("check_deep", 2, 2)]
+
+
+def test_lines_of_brackets_alone_start_no_header() -> None:
+    # Each such line used to read MAX_HEADER_LINES ahead for a header (400,000 lines of "(" took a
+    # minute; bench/hostile_files.py, shape c_parens). A definition right after them keeps its line.
+    text = "int x = " + "(\n" * 2_000 + ");\n" + "int after(void) {\n  return 1;\n}\n"
+    found = definitions(text, "parens.c")
+    assert [(d.name, d.start, d.end) for d in found] == [("after", 2_002, 2_004)]
