@@ -59,22 +59,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return 2
-    # Messages echo arguments and paths: they pass through the redactor (imported only on error).
+    # Messages echo arguments and paths: console.error passes them through the redactor.
     try:
         return int(args.func(args))
     except CtxError as exc:
         # Every error a user can cause is one line; anything else is a bug and keeps its traceback.
-        from ctxaction.printable import printable
-        from ctxaction.secure import redact_text
-
-        console.error(f"ctxaction {args.command}", printable(redact_text(exc.one_line())))
+        console.error(f"ctxaction {args.command}", exc.one_line())
         return exc.exit_code
     except OSError as exc:  # the environment (permissions, a full disk): one line too
-        from ctxaction.printable import printable
-        from ctxaction.secure import redact_text
-
         where = f": {exc.filename}" if exc.filename else ""
-        console.error(f"ctxaction {args.command}", printable(redact_text(str(exc.strerror or exc) + where)))
+        console.error(f"ctxaction {args.command}", str(exc.strerror or exc) + where)
         return 1
 
 

@@ -124,8 +124,9 @@ class Console:
             self._say(f"{self.style('warning:', 'warning')} {_safe(text)}")
 
     def error(self, prefix: str, text: str) -> None:
-        """``prefix: text``, always shown (``text`` is already redacted and printable)."""
-        self._say(f"{self.style(prefix + ':', 'error')} {text}")
+        """``prefix: text``, always shown; redacted and escaped like a note (errors quote the input
+        that caused them)."""
+        self._say(f"{self.style(prefix + ':', 'error')} {_safe(text)}")
 
     def before_output(self) -> None:
         """Clear a live progress line before the command writes its output to stdout."""

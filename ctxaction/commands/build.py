@@ -204,8 +204,6 @@ def _guarded(args: argparse.Namespace, action: Callable[[Any, Progress], int]) -
     failures become one line on stderr and exit code 1 (2 for usage and write errors, which
     ``cli.main`` reports)."""
     from ctxaction.errors import CtxError
-    from ctxaction.printable import printable
-    from ctxaction.secure import redact_text  # messages echo arguments and paths
 
     console = args.console
     try:
@@ -215,10 +213,10 @@ def _guarded(args: argparse.Namespace, action: Callable[[Any, Progress], int]) -
     except CtxError as exc:
         if exc.exit_code != 1:
             raise
-        console.error(f"ctxaction {args.command}", printable(redact_text(exc.one_line())))
+        console.error(f"ctxaction {args.command}", exc.one_line())
         return 1
     except ValueError as exc:
-        console.error(f"ctxaction {args.command}", printable(redact_text(str(exc))))
+        console.error(f"ctxaction {args.command}", str(exc))
         return 1
 
 

@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             message = uninstall(args.repo, pre_push=args.pre_push)
     except HookError as exc:
-        args.console.error("ctxaction hook", printable(redact_text(str(exc))))
+        args.console.error("ctxaction hook", str(exc))
         return 1
     if not args.console.quiet:
         print(printable(redact_text(message)))

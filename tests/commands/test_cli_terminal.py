@@ -16,6 +16,7 @@ import pytest
 
 from ctxaction.console import Console, Style, wants_color
 from ctxaction.progress import NO_PROGRESS, LineProgress
+from ctxaction.secure.synth import expand
 from tests.gitrepo import GitRepo
 
 SCRIPT = str(Path(sys.executable).parent / "ctxaction")
@@ -188,3 +189,15 @@ def test_the_pipeline_names_its_stages_to_the_reporter(repo: GitRepo) -> None:
     with_progress = build(BuildOptions(repo=repo.root, task=task), progress=recorder)
     assert recorder.calls == ["candidates", "scores", "filter", "budget", "render"]
     assert with_progress.rendered == build(BuildOptions(repo=repo.root, task=task)).rendered
+
+
+def test_console_error_redacts_and_escapes_what_it_quotes() -> None:
+    # Errors quote the input that caused them (a path, a config value): the console itself makes
+    # them safe, so no caller can forget to.
+    token = expand("<<gh:ghp>>", "console-error")
+    pipe = io.StringIO()
+    Console(stream=pipe, env={"NO_COLOR": "1"}).error("ctxaction build", f"cannot read {token}\x1b[2J.txt")
+    shown = pipe.getvalue()
+    leaked = token[4:] in shown  # a failure names no part of the token
+    assert not leaked, "the token reached stderr"
+    assert "\x1b" not in shown and shown.startswith("ctxaction build: cannot read ")
