@@ -1,9 +1,9 @@
 """The one door to the git binary: argument lists only, untrusted values after ``--``.
 
 Every call runs ``git -C root`` with a fixed, hardened set of ``-c`` options so that a repository's
-own config can never make us run its code (fsmonitor hooks, textconv drivers, pagers) and output is
-decoded with ``errors="replace"`` (old histories hold Latin-1 bytes). A failure is one line naming
-the command, git's own reason and what to do.
+own config can never make us run its code (fsmonitor hooks, textconv drivers, pagers) or start a
+background gc or maintenance, and output is decoded with ``errors="replace"`` (old histories hold
+Latin-1 bytes). A failure is one line naming the command, git's own reason and what to do.
 
 Two kinds of caller share it. The packager treats the environment as untrusted: ``GIT_DIR``,
 ``GIT_WORK_TREE`` and ``GIT_INDEX_FILE`` are dropped so nothing redirects it to another
@@ -39,6 +39,11 @@ _SAFE_OTHER = (
     "-c", "log.showSignature=false",
     "-c", "color.ui=false",
     "-c", "grep.fallbackToNoIndex=false",
+    # No background `git gc --auto` / `git maintenance run --auto` after a fetch: the action runs
+    # as root in a workspace the runner's user owns, and a detached gc would leave root-owned
+    # packs and logs in a reused self-hosted workspace (and outlive the step).
+    "-c", "gc.auto=0",
+    "-c", "maintenance.auto=false",
 )  # fmt: skip
 _SAFE_CONFIG = (*_NO_HOOKS, *_SAFE_OTHER)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -51,3 +52,38 @@ def test_cat_file_reads_and_refuses_non_ids(make_repo: Callable[..., GitRepo]) -
             cat.read("HEAD:a.txt")
     finally:
         cat.close()
+
+
+def _packs(repo: GitRepo) -> int:
+    return len(list((repo.root / ".git" / "objects" / "pack").glob("*.pack")))
+
+
+def test_our_git_calls_never_start_an_auto_gc(
+    make_repo: Callable[..., GitRepo], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The action runs as root in the runner user's workspace: an auto gc or auto maintenance after
+    # one of our fetches would leave root-owned packs there. Two clones set to gc after any fetch
+    # (one pack allowed, the fetched objects kept as a second pack, gc in the foreground): plain
+    # git packs them into one, our door leaves both.
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
+    source = make_repo()
+    source.commit({"a.txt": "1\n"})
+    clones = []
+    for name in ("plain", "ours"):
+        clone = make_repo(name)
+        clone.git("pull", "-q", str(source.root), "main")
+        clone.git("repack", "-q", "-a", "-d")
+        for key, value in [("gc.auto", "1"), ("gc.autoPackLimit", "1"), ("gc.autoDetach", "false")]:
+            clone.git("config", key, value)
+        clone.git("config", "fetch.unpackLimit", "1")
+        assert _packs(clone) == 1
+        clones.append(clone)
+    source.commit({"a.txt": "2\n"})
+    plain, ours = clones
+    plain.git("fetch", "-q", str(source.root), "main")
+    git.run(ours.root, ["fetch", "-q", str(source.root), "main"])
+    assert _packs(plain) == 1  # the setup does start a gc: it packed the two packs into one
+    assert _packs(ours) == 2
+    assert not (ours.root / ".git" / "gc.log").exists()
+    assert "gc.auto=0" in git.git_command(ours.root, ["status"], keep_hooks=True)
