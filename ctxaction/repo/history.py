@@ -23,11 +23,17 @@ BULK_COMMIT_FILES = 40  # larger commits (renames, reformatting) say nothing abo
 HABIT_WINDOW = 60
 HABIT_SHARE = 0.4
 HABIT_MIN_COMMITS = 20
-_RECORD = "\x1e"
 _FIELD = "\x1f"
-_FORMAT = f"--format={_RECORD}%H{_FIELD}%ct{_FIELD}%s"
+# Names are read with ``-z``: NUL-terminated and never quoted, so a name holding a tab, a newline,
+# a quote or bytes that are not UTF-8 is the name the inventory lists (``ls-files -z``, decoded
+# the same way). Each commit's header starts with a NUL of its own: no name is empty, so two NULs
+# in a row (or one at the very start) always open a commit, whatever bytes its names hold.
+_HEADER = f"%x00%H{_FIELD}%ct{_FIELD}"
+_FORMAT = f"--format={_HEADER}%s"
+_NAMES = ("-z", "--name-only")
 # A full object name as git prints it: SHA-1, or SHA-256 in a repository that uses it.
 FULL_SHA = re.compile(r"[0-9a-f]{40,64}")
+_SHA = re.compile(r"[0-9a-f]{7,64}")
 
 
 @dataclass(frozen=True)
@@ -79,19 +85,24 @@ class History:
 
 
 def _parse_log(out: str) -> list[Commit]:
+    """Commits of ``git log -z --name-only`` (or ``show``) output in the :data:`_FORMAT` format:
+    per commit ``\0header\0``, then ``\n`` and each name ``\0``-terminated when it has any."""
     commits: list[Commit] = []
-    for record in out.split(_RECORD):
-        head, _, rest = record.partition("\n")
-        fields = head.split(_FIELD)
-        if len(fields) < 3 or not re.fullmatch(r"[0-9a-f]{7,64}", fields[0]):
+    for record in out[1:].split("\0\0") if out.startswith("\0") else ():
+        head, _, rest = record.partition("\0")
+        fields = head.split(_FIELD, 2)
+        if len(fields) < 3 or not _SHA.fullmatch(fields[0]):
             continue
-        files = tuple(line for line in rest.split("\n") if line.strip())
+        names = rest.split("\0")
+        if names[0].startswith("\n"):
+            names[0] = names[0][1:]  # the line git puts between a commit's header and its names
+        files = tuple(name for name in names if name)
         commits.append(Commit(fields[0], int(fields[1]) if fields[1].isdigit() else 0, fields[2], files))
     return commits
 
 
 def mine(repo: RepoView, max_commits: int = MAX_COMMITS) -> History:
-    """One ``git log --name-only`` pass over the newest ``max_commits`` commits reachable from HEAD
+    """One ``git log -z --name-only`` pass over the newest ``max_commits`` commits reachable from HEAD
     (once per repository state on a warm view)."""
     return cached(repo.memo, ("history", max_commits), lambda: _mine(repo, max_commits))
 
@@ -101,7 +112,7 @@ def _mine(repo: RepoView, max_commits: int) -> History:
         return History(shallow=repo.shallow)
     out = git.try_run(
         repo.root,
-        ["log", "--no-merges", "--no-renames", f"-n{max_commits}", "--name-only", _FORMAT, repo.head, "--"],
+        ["log", "--no-merges", "--no-renames", f"-n{max_commits}", *_NAMES, _FORMAT, repo.head, "--"],
     )
     commits = _parse_log(out or "")
     head_time = git.try_run(repo.root, ["log", "-1", "--format=%ct", repo.head, "--"]) or "0"
@@ -123,7 +134,7 @@ def commits_matching(
         if shas is not None:
             return _commits(repo, shas)
     mode = "-E" if regex else "-F"
-    args = ["log", "--no-merges", "--no-renames", f"-n{max_count}", "-i", mode, "--name-only", _FORMAT]
+    args = ["log", "--no-merges", "--no-renames", f"-n{max_count}", "-i", mode, *_NAMES, _FORMAT]
     args += [f"--grep={p}" for p in phrases]
     return _parse_log(git.try_run(repo.root, [*args, repo.head, "--"]) or "")
 
@@ -145,15 +156,15 @@ def named_commits(repo: RepoView, refs: Sequence[str]) -> list[Commit]:
             shas.append(full)
     if not shas:
         return []
-    args = ["show", "--no-renames", "--diff-merges=first-parent", "--name-only", _FORMAT, *shas, "--"]
+    args = ["show", "--no-renames", "--diff-merges=first-parent", *_NAMES, _FORMAT, *shas, "--"]
     return _parse_log(git.try_run(repo.root, args) or "")
 
 
 def _commits(repo: RepoView, shas: Sequence[str]) -> list[Commit]:
-    """The commits ``shas`` (non-merge) in that order, as ``git log --name-only`` lists them."""
+    """The commits ``shas`` (non-merge) in that order, as ``git log -z --name-only`` lists them."""
     if not shas:
         return []
-    args = ["show", "--no-renames", "--name-only", _FORMAT, *shas, "--"]
+    args = ["show", "--no-renames", *_NAMES, _FORMAT, *shas, "--"]
     by_sha = {c.sha: c for c in _parse_log(git.try_run(repo.root, args) or "")}
     return [by_sha[s] for s in shas if s in by_sha]
 
@@ -178,6 +189,6 @@ def files_of(repo: RepoView, shas: Sequence[str]) -> dict[str, tuple[str, ...]]:
     shas = [s for s in shas if re.fullmatch(r"[0-9a-f]{40}", s)]
     if not shas:
         return {}
-    fmt = f"--format={_RECORD}%H{_FIELD}%ct{_FIELD}%P"
-    out = git.try_run(repo.root, ["show", "--no-renames", "--name-only", fmt, *shas, "--"]) or ""
+    fmt = f"--format={_HEADER}%P"
+    out = git.try_run(repo.root, ["show", "--no-renames", *_NAMES, fmt, *shas, "--"]) or ""
     return {c.sha: c.files for c in _parse_log(out) if c.subject.strip()}

@@ -25,6 +25,12 @@ _MARK = "\x1ecommit "
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@", re.M)
 # git ends a name holding a space with a tab, and quotes one with other unusual bytes C-style.
 _PATH = re.compile(r"^\+\+\+ (?:b/(.*?)\t?|\"b/(.*)\"\t?|/dev/null)$", re.M)
+# A patch's file headers have no ``-z`` form. With ``core.quotePath`` every name holding a byte
+# outside printable ASCII (a tab, a newline, bytes that are not UTF-8, UTF-8 too) is quoted, and
+# in ASCII: decoding the output (bad bytes replaced) loses nothing of it, and :func:`_unquote`
+# gets its bytes back and decodes them as the inventory does (``ls-files -z``, U+FFFD for bad
+# bytes). Without it git writes such bytes raw inside the quotes, where they would be lost.
+_QUOTE_ALL = ("-c", "core.quotePath=true")
 
 
 @dataclass(frozen=True)
@@ -87,7 +93,8 @@ def recent_lines(repo: RepoView, history: History, paths: Sequence[str]) -> dict
     shas = list(dict.fromkeys(s for shas in per_file.values() for s in shas))
     if not shas or not repo.head:
         return {}
-    args = ["show", "--no-renames", "--no-ext-diff", "--no-textconv", "-U0", "--format=%x1ecommit %H", *shas]
+    args = [*_QUOTE_ALL, "show", "--no-renames", "--no-ext-diff", "--no-textconv", "-U0"]
+    args += ["--format=%x1ecommit %H", *shas]
     out = git.try_run(repo.root, [*args, "--", *git.literal_paths(sorted(per_file))])
     if not out:
         return {}
@@ -105,7 +112,7 @@ def commit_lines(repo: RepoView, sha: str, paths: Sequence[str]) -> dict[str, se
     (lines rewritten since are dropped). Two git calls; nothing for a root commit."""
     if not paths or not repo.head or not FULL_SHA.fullmatch(sha):
         return {}
-    args = ["diff", "--no-renames", "--no-ext-diff", "--no-textconv", "-U0"]
+    args = [*_QUOTE_ALL, "diff", "--no-renames", "--no-ext-diff", "--no-textconv", "-U0"]
     wanted = git.literal_paths(sorted(set(paths)))
     made = git.try_run(repo.root, [*args, f"{sha}^1", sha, "--", *wanted])
     hunks = _parse(f"{_MARK}{sha}\n{made}") if made else {}
@@ -126,7 +133,9 @@ def commit_lines(repo: RepoView, sha: str, paths: Sequence[str]) -> dict[str, se
 def _parse(out: str) -> dict[tuple[str, str], list[Hunk]]:
     """(commit, path) -> hunks of ``git show -U0`` output."""
     found: dict[tuple[str, str], list[Hunk]] = {}
-    for record in out.split(_MARK)[1:]:
+    # A commit's mark starts a line, and a changed line starts with "+" or "-": a file's text
+    # cannot fake a mark (which would hand the files after it to another commit).
+    for record in f"\n{out}".split(f"\n{_MARK}")[1:]:
         sha = record[:40]
         for part in re.split(r"^diff --git ", record, flags=re.M)[1:]:
             m = _PATH.search(part)
@@ -140,6 +149,7 @@ def _parse(out: str) -> dict[tuple[str, str], list[Hunk]]:
 
 
 def _unquote(quoted: str) -> str:
-    """A name git quoted C-style (octal bytes, backslash escapes), as UTF-8 text."""
+    """A name git quoted C-style (octal bytes, backslash escapes; ASCII with :data:`_QUOTE_ALL`),
+    as UTF-8 text, bad bytes replaced."""
     raw = quoted.encode("latin-1", "backslashreplace")
     return codecs.escape_decode(raw)[0].decode("utf-8", "replace")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -115,3 +116,38 @@ def test_named_commits_are_the_reachable_ones_with_their_files(make_repo: Callab
         (fix, ("a.py", "b.py")), (merge, ("d.py", "e.py")), (touch, ("c.py",))
     ]
     assert history.named_commits(view, []) == []
+
+
+# Names git quotes C-style in ``--name-only`` output (a quote, a tab, a newline, a backslash, a
+# control character, one starting with the old record separator), a name that is not UTF-8 (raw
+# bytes; the inventory decodes them with U+FFFD), a space-only name, and an ordinary one.
+ODD_NAMES = {
+    'say "hi".py': 'say "hi".py',
+    "tab\there.py": "tab\there.py",
+    "new\nline.py": "new\nline.py",
+    "back\\slash.py": "back\\slash.py",
+    "\x1efake.py": "\x1efake.py",
+    " ": " ",
+    os.fsdecode(b"caf\xe9.py"): "caf\ufffd.py",
+    "plain.py": "plain.py",
+}
+
+
+def test_history_signals_read_odd_names_as_the_inventory_does(make_repo: Callable[..., GitRepo]) -> None:
+    repo = make_repo()
+    repo.commit({name: "1\n" for name in ODD_NAMES}, "initial", _dated(0))
+    fix = repo.commit({name: "2\n" for name in ODD_NAMES}, "Fix #7: odd names", _dated(1))
+    repo.commit({"plain.py": "3\n"}, "an empty-looking subject \x1e\x1f in it", _dated(2))
+    repo.git("commit", "-q", "--allow-empty", "-m", "nothing")
+    view = open_repo(repo.root)
+    listed = set(ODD_NAMES.values())
+    assert set(view.paths()) == listed
+    hist = history.mine(view)
+    assert [len(c.files) for c in hist.commits] == [0, 1, len(listed), len(listed)]
+    assert hist.commits[1].subject == "an empty-looking subject \x1e\x1f in it"
+    assert hist.change_counts() == {**dict.fromkeys(listed, 2), "plain.py": 3}
+    assert hist.co_changed("tab\there.py") == dict.fromkeys(listed - {"tab\there.py"}, 2)
+    matched = history.commits_matching(view, ["#7"])
+    assert [set(c.files) for c in matched] == [listed]
+    assert [set(c.files) for c in history.named_commits(view, [fix])] == [listed]
+    assert set(history.files_of(view, [fix])[fix]) == listed

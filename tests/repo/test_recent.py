@@ -63,14 +63,29 @@ def test_bulk_commits_and_files_outside_the_window_give_nothing(make_repo: Calla
 
 
 def test_unusual_names_keep_their_lines(make_repo: Callable[..., GitRepo]) -> None:
-    # A space (git ends the name with a tab), pathspec magic in a name, and bytes git quotes.
-    names = ["with space.py", ":(glob)x.py", "café.py"]
+    # A space (git ends the name with a tab), pathspec magic in a name, bytes git quotes: UTF-8,
+    # a quote, a tab, a newline, a backslash, and UTF-8 beside a quote (raw inside the quotes
+    # unless git is told to quote every such byte); a name of one space.
+    names = ["with space.py", ":(glob)x.py", "café.py", 'say "hi".py', "tab\there.py", "new\nline.py"]
+    names += ["back\\slash.py", " ", 'q"é x.py']
     repo = make_repo()
     repo.commit({n: "a\n" for n in names}, "initial")
     repo.commit({n: "a\nb\n" for n in names}, "second line")
     view = open_repo(repo.root)
     got = recent.recent_lines(view, history.mine(view), names)
     assert got == {n: {2: 1, 1: 2} for n in names}
+    first = repo.git("rev-list", "--reverse", "HEAD").split()[1]
+    assert recent.commit_lines(view, first, names) == {n: {2} for n in names}
+
+
+def test_a_changed_line_cannot_fake_a_commit(make_repo: Callable[..., GitRepo]) -> None:
+    repo = make_repo()
+    repo.commit({"a.py": "1\n2\n", "b.py": "x\n"}, "initial")
+    fake = "\x1ecommit " + "f" * 40
+    repo.commit({"a.py": f"1\n{fake}\n2\n", "b.py": "x\ny\n"}, "odd line")
+    view = open_repo(repo.root)
+    got = recent.recent_lines(view, history.mine(view), ["a.py", "b.py"])
+    assert got == {"a.py": {2: 1, 1: 2, 3: 2}, "b.py": {2: 1, 1: 2}}
 
 
 def test_a_named_commits_lines_are_carried_to_head(make_repo: Callable[..., GitRepo]) -> None:
