@@ -68,6 +68,7 @@ class RepoView:
         self._by_path: dict[str, TrackedFile] = {}
         self._text_cache: dict[str, str | None] = {}
         self._special: dict[str, str] = {}  # work-tree paths that are FIFOs, sockets, devices, folders
+        self._bad_names: set[str] = set()  # names whose bytes are not UTF-8 (shown with U+FFFD)
         self.not_utf8: set[str] = set()  # paths read whose bytes were not all UTF-8 (shown as U+FFFD)
         self._cat = git.CatFile(root) if ref else None
         self._lock = threading.Lock()
@@ -97,8 +98,10 @@ class RepoView:
         """(mode, oid, size, path) per tracked file; size -1 when absent from the work tree."""
         if self.ref is not None:
             data = git.run_bytes(self.root, ["ls-tree", "-r", "-l", "-z", "--full-tree", self.head])[1]
+            self._bad_names = _not_utf8_names(data)
             return _parse_ls_tree(data)
         data = git.run_bytes(self.root, ["ls-files", "-z", "-s"])[1]
+        self._bad_names = _not_utf8_names(data)
         out = []
         base = f"{self.root}{os.sep}"
         for mode, oid, path in _parse_ls_files(data):
@@ -124,7 +127,11 @@ class RepoView:
                 continue
             is_link = mode == "120000"
             reason = path_skip_reason(path)
-            if reason is None and is_link:
+            if path in self._bad_names:
+                # Shown with U+FFFD, the name opens nothing: not on disk, not as a pathspec, not
+                # for the agent that reads the package (and two such names can read the same).
+                reason = "file name not UTF-8"
+            elif reason is None and is_link:
                 if self._resolve_link(path) is None:
                     reason = "symlink outside repo"
             elif reason is None and size < 0:
@@ -358,6 +365,27 @@ def _parse_ls_files(data: bytes) -> list[tuple[str, str, str]]:
         seen.add(path)
         out.append((fields[0], fields[1], path))
     return out
+
+
+def _not_utf8_names(data: bytes) -> set[str]:
+    """The names (as decoded, U+FFFD for bad bytes) of NUL-terminated ``ls-files -s`` /
+    ``ls-tree`` records whose bytes are not UTF-8. One pass over the whole listing; records are
+    looked at one by one only when it holds a bad byte."""
+    if data.isascii():
+        return set()
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    else:
+        return set()
+    bad: set[str] = set()
+    for record in data.split(b"\0"):
+        try:
+            record.decode("utf-8")
+        except UnicodeDecodeError:
+            bad.add(record.decode("utf-8", "replace").partition("\t")[2])
+    return bad
 
 
 def _parse_ls_tree(data: bytes) -> list[tuple[str, str, int, str]]:

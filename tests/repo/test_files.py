@@ -211,3 +211,17 @@ def test_a_file_this_user_cannot_read_is_named_unreadable(make_repo: MakeRepo) -
     (repo.root / "locked.py").chmod(0)
     assert _reasons(repo.root)["locked.py"] == "unreadable (permission denied)"  # was "binary"
     assert _reasons(repo.root)["app.py"] is None
+
+
+def test_a_name_that_is_not_utf8_is_named_so(make_repo: MakeRepo) -> None:
+    # The inventory shows the bad byte as U+FFFD: a name that opens nothing on disk, matches
+    # nothing as a pathspec, and that the agent reading the package could not open either.
+    repo = make_repo()
+    names = [os.fsdecode(b"caf\xe9.py"), os.fsdecode(b"vendor/\xff.js"), "ok.py"]
+    repo.commit(dict.fromkeys(names, "x = 1\n"))
+    for ref in (None, "HEAD"):
+        assert _reasons(repo.root, ref) == {
+            "caf\ufffd.py": "file name not UTF-8",
+            "ok.py": None,
+            "vendor/\ufffd.js": "file name not UTF-8",
+        }
