@@ -234,6 +234,9 @@ def _build(
     return BuildResult(package, candidates, decisions, profile, rendered)
 
 
+UNMERGED_NAMED = 5  # unmerged paths a warning names (then "and N more")
+
+
 def _nothing_tracked(repo: RepoView) -> str:
     """Why the inventory is empty, and what to do: a package of no files is no package."""
     if repo.ref is None and (git.try_run(repo.root, ["ls-tree", "--name-only", repo.head]) or "").strip():
@@ -245,12 +248,28 @@ def _nothing_tracked(repo: RepoView) -> str:
 
 
 def _repo_warnings(repo: RepoView) -> list[str]:
+    warnings = []
     if repo.shallow:
-        return [
+        warnings.append(
             "shallow clone: recent changes, co-change and blame only see the fetched history "
             "(fetch more with `git fetch --unshallow`)"
-        ]
-    return []
+        )
+    if repo.unmerged:
+        warnings.append(_unmerged_warning(repo.unmerged))
+    return warnings
+
+
+def _unmerged_warning(paths: Sequence[str]) -> str:
+    """One line for a work tree stopped in a merge (rebase, cherry-pick …) with conflicts. The
+    package packs the work tree, so these files go in as they are on disk, conflict markers and
+    all: what the agent will open and edit, and both sides of the conflict."""
+    shown = ", ".join(paths[:UNMERGED_NAMED])
+    more = f" and {len(paths) - UNMERGED_NAMED} more" if len(paths) > UNMERGED_NAMED else ""
+    return (
+        f"{len(paths)} unmerged path{'s' if len(paths) > 1 else ''} (a merge, rebase, cherry-pick "
+        f"or stash stopped on conflicts): {shown}{more}; the package shows their working copies, "
+        "conflict markers included (resolve and `git add` them, or abort, for a clean package)"
+    )
 
 
 def _candidates(

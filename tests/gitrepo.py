@@ -53,3 +53,16 @@ class GitRepo:
         env = {"GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date} if date else None
         self.git("commit", "-q", "-m", message, env=env)
         return self.git("rev-parse", "HEAD").strip()
+
+    def stop_in_conflict(self, names: list[str]) -> None:
+        """Leave the repository in a merge stopped on conflicts in ``names``: committed on main,
+        changed one way on a branch and another on main, the branch merged (git exits 1)."""
+        self.commit(dict.fromkeys(names, "line 1\nbase\nline 3\n"), "base")
+        self.git("checkout", "-q", "-b", "theirs")
+        self.commit(dict.fromkeys(names, "line 1\ntheirs\nline 3\n"), "their change")
+        self.git("checkout", "-q", "main")
+        self.commit(dict.fromkeys(names, "line 1\nours\nline 3\n"), "our change")
+        merge = subprocess.run(
+            ["git", "merge", "-q", "theirs"], cwd=self.root, env=git_env(), capture_output=True, check=False
+        )
+        assert merge.returncode == 1, merge.stderr

@@ -180,6 +180,30 @@ def test_shallow_clone_works_and_warns(app_repo: GitRepo, tmp_path: Path) -> Non
     assert package.files[0].path == "app/auth.py"
 
 
+def test_a_merge_stopped_on_conflicts_packs_the_work_tree_and_warns_once(app_repo: GitRepo) -> None:
+    # The build packs the work tree: a conflicted file goes in as the agent will open it, both
+    # sides and the markers, and one warning names every unmerged path (five, then a count).
+    names = ["app/auth.py", *(f"app/more_{i}.py" for i in range(6))]
+    app_repo.stop_in_conflict(names)
+    result = build(BuildOptions(repo=app_repo.root, task=ISSUE, budget=2000, fmt="json"))
+    data = json.loads(result.rendered)
+    assert data["warnings"] == result.package.warnings
+    unmerged = [w for w in data["warnings"] if "unmerged" in w]
+    assert unmerged == [
+        "7 unmerged paths (a merge, rebase, cherry-pick or stash stopped on conflicts): app/auth.py, "
+        "app/more_0.py, app/more_1.py, app/more_2.py, app/more_3.py and 2 more; the package shows "
+        "their working copies, conflict markers included (resolve and `git add` them, or abort, "
+        "for a clean package)"
+    ]
+    auth = next(f for f in data["files"] if f["path"] == "app/auth.py")
+    conflicted = ["line 1", "<<<<<<< HEAD", "ours", "=======", "theirs", ">>>>>>> theirs", "line 3"]
+    assert auth["content"] == [conflicted]
+    assert_ranges_match_text(app_repo.root, data)
+    app_repo.git("add", *names)
+    resolved = build_package(BuildOptions(repo=app_repo.root, task=ISSUE, budget=2000, fmt="json"))
+    assert not any("unmerged" in w for w in resolved.warnings)
+
+
 def test_detached_head_packs_that_commit(app_repo: GitRepo) -> None:
     first = app_repo.git("rev-parse", "HEAD").strip()
     app_repo.commit({"app/auth.py": "def check_password(user, password):\n    return True\n"}, "simplify")

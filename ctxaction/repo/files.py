@@ -69,6 +69,9 @@ class RepoView:
         self._text_cache: dict[str, str | None] = {}
         self._special: dict[str, str] = {}  # work-tree paths that are FIFOs, sockets, devices, folders
         self._bad_names: set[str] = set()  # names whose bytes are not UTF-8 (shown with U+FFFD)
+        # Paths the index holds in conflict stages (a merge, rebase, cherry-pick or stash pop that
+        # stopped): the work tree has their conflicted copies. Work-tree views only.
+        self.unmerged: list[str] = []
         self.not_utf8: set[str] = set()  # paths read whose bytes were not all UTF-8 (shown as U+FFFD)
         self._cat = git.CatFile(root) if ref else None
         self._lock = threading.Lock()
@@ -104,7 +107,8 @@ class RepoView:
         self._bad_names = _not_utf8_names(data)
         out = []
         base = f"{self.root}{os.sep}"
-        for mode, oid, path in _parse_ls_files(data):
+        entries, self.unmerged = _parse_ls_files(data)
+        for mode, oid, path in entries:
             try:
                 info = os.lstat(base + path)
                 size = info.st_size
@@ -353,18 +357,24 @@ def _normalize(path: str) -> str | None:
     return norm
 
 
-def _parse_ls_files(data: bytes) -> list[tuple[str, str, str]]:
-    """Records ``<mode> <oid> <stage>\\t<path>``; a conflicted path is listed once."""
+def _parse_ls_files(data: bytes) -> tuple[list[tuple[str, str, str]], list[str]]:
+    """Records ``<mode> <oid> <stage>\\t<path>``: (mode, oid, path) per path, a conflicted one
+    listed once; and the conflicted paths (stage 1–3), sorted."""
     out: list[tuple[str, str, str]] = []
     seen: set[str] = set()
+    unmerged: set[str] = set()
     for record in git.split_z(data):
         meta, _, path = record.partition("\t")
         fields = meta.split()
-        if len(fields) < 3 or path in seen:
+        if len(fields) < 3:
+            continue
+        if fields[2] != "0":
+            unmerged.add(path)
+        if path in seen:
             continue
         seen.add(path)
         out.append((fields[0], fields[1], path))
-    return out
+    return out, sorted(unmerged)
 
 
 def _not_utf8_names(data: bytes) -> set[str]:

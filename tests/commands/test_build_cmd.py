@@ -148,6 +148,25 @@ def test_a_bad_pattern_holding_a_token_is_printed_redacted(
     assert sum(piece in err for piece in pieces) == 0
 
 
+def test_unmerged_paths_are_one_warning_escaped_and_redacted(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ctxaction.secure.synth import expand
+
+    token = expand("<<gh:ghp>>", "unmerged-name")
+    odd = f"lib/x\n::warning ::forged\x1b[2J/{token}.py"
+    repo.stop_in_conflict(["lib/dates.py", odd])
+    assert build(repo, tmp_path, "--format", "json", "--budget", "3000") == 0
+    captured = capsys.readouterr()
+    lines = [line for line in captured.err.splitlines() if "unmerged" in line]
+    assert len(lines) == 1 and lines[0].startswith("warning: 2 unmerged paths")
+    assert "lib/dates.py, lib/x\\n::warning ::forged\\x1b[2J/[REDACTED:github-pat].py;" in lines[0]
+    assert "\x1b" not in captured.err and token not in captured.err
+    assert not any(line.startswith("::warning") for line in captured.err.splitlines())
+    dates = next(f for f in json.loads(captured.out)["files"] if f["path"] == "lib/dates.py")
+    assert "<<<<<<< HEAD" in dates["content"][0]
+
+
 def test_failed_build_leaves_existing_output_untouched(repo: GitRepo, tmp_path: Path) -> None:
     out = tmp_path / "package.md"
     out.write_text("previous\n", encoding="utf-8")

@@ -213,6 +213,22 @@ def test_a_file_this_user_cannot_read_is_named_unreadable(make_repo: MakeRepo) -
     assert _reasons(repo.root)["app.py"] is None
 
 
+def test_a_merge_stopped_on_conflicts_lists_its_unmerged_paths(make_repo: MakeRepo) -> None:
+    repo = make_repo()
+    repo.commit({"ok.py": "x = 1\n"})
+    repo.stop_in_conflict(["b.py", "a.py"])
+    view = open_repo(repo.root)
+    # Each path once, as the work tree has it (the build packs the work tree): both sides, marked.
+    assert view.paths() == ["a.py", "b.py", "ok.py"]
+    assert view.unmerged == ["a.py", "b.py"]
+    assert {f.path: f.skip_reason for f in view.tracked()} == {"a.py": None, "b.py": None, "ok.py": None}
+    text = view.read_text("a.py") or ""
+    assert "<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> theirs\n" in text
+    assert open_repo(repo.root, "HEAD").unmerged == []
+    repo.git("add", "a.py", "b.py")
+    assert open_repo(repo.root).unmerged == []
+
+
 def test_a_name_that_is_not_utf8_is_named_so(make_repo: MakeRepo) -> None:
     # The inventory shows the bad byte as U+FFFD: a name that opens nothing on disk, matches
     # nothing as a pathspec, and that the agent reading the package could not open either.
