@@ -351,7 +351,9 @@ def _walk(path: Path, no_ignore: bool) -> Iterator[Path]:
     root = None if no_ignore else repo_root(path)
     if root is not None:
         out = _git(path, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ".")
-        for name in sorted(set(out.decode("utf-8", "replace").split("\0")) - {""}):
+        # Decoded as os.walk decodes names (bad bytes kept as surrogates): with U+FFFD in their
+        # place a name that is not UTF-8 would open nothing, and its file go unscanned.
+        for name in sorted(set(os.fsdecode(out).split("\0")) - {""}):
             file = path / name
             if is_regular(file):
                 yield file
@@ -368,11 +370,16 @@ def _walk(path: Path, no_ignore: bool) -> Iterator[Path]:
 
 def _shown(file: Path, base: Path) -> str:
     """``file`` relative to ``base`` when under it; its folder is resolved, not the file itself
-    (a symlink is named, not its target)."""
+    (a symlink is named, not its target). A name's bytes that are not UTF-8 are shown as U+FFFD,
+    as git's listings show them (kept as surrogates they could not be printed or put in JSON)."""
     try:
-        return (file.parent.resolve() / file.name).relative_to(base.resolve()).as_posix()
+        shown = (file.parent.resolve() / file.name).relative_to(base.resolve()).as_posix()
     except ValueError:
-        return file.as_posix()
+        shown = file.as_posix()
+    try:
+        return shown.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    except UnicodeEncodeError:
+        return shown.encode("utf-8", "replace").decode("utf-8")
 
 
 def _read_file(file: Path, base: Path, max_bytes: int) -> Blob:

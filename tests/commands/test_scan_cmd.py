@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -89,6 +90,23 @@ def test_paths_recursive_honour_gitignore(
     assert run(repo, "--no-ignore", "build", monkeypatch=monkeypatch) == 1
     assert "build/gen.py:1:" in capsys.readouterr().out
     assert run(repo, "nope", monkeypatch=monkeypatch) == 2
+
+
+def test_a_folder_scan_reads_files_whose_names_are_not_utf8(
+    make_repo: Callable[..., GitRepo], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # git lists the name's raw bytes; decoded with U+FFFD the path opened nothing and the file
+    # was passed over without a word. Tracked and untracked, found with git and without, and
+    # shown with U+FFFD (a surrogate could not be printed in a UTF-8 locale).
+    repo = make_repo()
+    repo.commit({os.fsdecode(b"src/caf\xe9.py"): KEY})
+    repo.write(os.fsdecode(b"src/new\xff.py"), KEY2)
+    assert run(repo, "src", monkeypatch=monkeypatch) == 1
+    assert run(repo, "--no-ignore", "src", monkeypatch=monkeypatch) == 1
+    out = capsys.readouterr().out
+    with_git, walked = out[: len(out) // 2], out[len(out) // 2 :]
+    assert with_git == walked
+    assert with_git.count("src/caf\ufffd.py:1:") == with_git.count("src/new\ufffd.py:1:") == 1
 
 
 def test_paths_outside_a_repository(
