@@ -118,3 +118,47 @@ def test_generic_forms_are_found(path: str, template: str) -> None:
     text = expand(template, template)
     findings = scan(text, path)
     assert findings and findings[0].rule.startswith(("generic-", "auth-pair"))
+
+
+# A value wrapped in parentheses, a one-element tuple, a trailing comma, the ``default=`` of an
+# environment lookup and a fallback after one: still a literal assigned to a credential name.
+WRAPPED = [
+    ("settings.py", 'DB_PASSWORD = ("<<pw:14>>")', "generic-password"),
+    ("settings.py", 'DB_PASSWORD = ( "<<pw:14>>" )', "generic-password"),
+    ("settings.py", 'DB_PASSWORD = ("<<pw:14>>",)', "generic-password"),
+    ("settings.py", 'DB_PASSWORD = "<<pw:14>>",', "generic-password"),
+    ("settings.py", "API_KEY = ('<<alnum:32>>')", "generic-secret"),
+    ("app.js", "const dbPassword = ('<<pw:14>>');", "generic-password"),
+    ("settings.py", 'pw = os.environ.get("DB_PASSWORD", default="<<pw:14>>")', "generic-password"),
+    ("settings.py", 'pw = os.getenv("DB_PASSWORD") or "<<pw:14>>"', "generic-password"),
+    ("app.js", 'const pw = process.env.DB_PASSWORD || "<<pw:14>>";', "generic-password"),
+    ("app.ts", "const key = process.env.API_KEY ?? '<<alnum:32>>';", "generic-secret"),
+    ("app.php", "$pw = getenv('DB_PASSWORD') ?: '<<pw:14>>';", "generic-password"),
+]
+
+
+@pytest.mark.parametrize(("path", "template", "rule"), WRAPPED)
+def test_wrapped_values_and_lookup_defaults_are_found(path: str, template: str, rule: str) -> None:
+    text = expand(template, template)
+    assert [f.rule for f in scan(text, path)] == [rule]
+
+
+@pytest.mark.parametrize(
+    ("path", "text"),
+    [
+        ("app.py", "password = (check_password(user, pw))"),
+        ("app.py", 'password = ("Enter your password")'),
+        ("app.py", 'PASSWORD_CHARS = ("abcdefghijklmnopqrstuvwxyz")'),
+        ("app.py", 'token_type = ("Bearer")'),
+        ("app.py", "token = (yield)"),
+        ("app.py", 'auth = ("basic")'),
+        ("app.py", 'x = form.get("password") or "anonymous"'),
+        ("app.py", 'msg = "missing password" or "Your token"'),
+        ("app.py", 'pw = os.environ.get("DB_PASSWORD", default="changeme")'),
+        ("app.js", 'const label = opts.password || "Password";'),
+        ("app.js", 'const pw = process.env.DB_PASSWORD || "";'),
+        ("app.js", "if (password || '') { login(); }"),
+    ],
+)
+def test_wrapped_look_alikes_stay_quiet(path: str, text: str) -> None:
+    assert scan(text, path) == []

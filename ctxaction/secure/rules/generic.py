@@ -129,7 +129,7 @@ def _call_ok(secret: str, ctx: Context) -> bool:
         return False  # ``http://tokenauth:5001/token``: a host and port, not an assignment
     if start > 4 and ctx.line[:start].endswith(".svg?"):
         return False  # a badge image's read-only graphing token (codecov)
-    if "(" in sep:
+    if "(" in sep and not any(op in sep.split("(", 1)[0] for op in ("=", ":")):
         return any(part in _SETTERS for part in parts[:-1]) and parts[-1] in _CALL_LAST
     if "," in sep:
         return any(word in "".join(parts) for word in ("secret", "token", "key", "pass", "pwd", "credential"))
@@ -227,10 +227,15 @@ def _assign(words: str) -> str:
         rf"(?i)(?P<key>(?:{words})[\w.\-]{{0,30}}?)['\"]?\]?(?:\[\])?[ \t]{{0,4}}"
         # ``setPassword("…")`` (the ``label`` group marks a call), ``password == "…"`` (a
         # hard-coded comparison), then the assignment forms of code and config. A comma
-        # separates a quoted key from a quoted value (``setdefault("KEY", "v")``); an unquoted
-        # argument after it is a variable.
+        # separates a quoted key from a quoted value (``setdefault("KEY", "v")``,
+        # ``os.environ.get("KEY", default="v")``); an unquoted argument after it is a variable.
+        # A fallback after a lookup is a value too (``process.env.KEY || "v"``, ``?? "v"``,
+        # PHP's ``?: "v"``, ``os.getenv("KEY") or "v"``).
         r"(?:(?P<label>\()(?=[ \t]{0,4}['\"`])|===?(?=[ \t]{0,4}['\"`])|=|:=|::=|=>|:|\?=|\|\|=|"
-        r"(?<=['\"]),(?=[ \t]{0,4}['\"`]))[ \t]{0,4}(?:[@!]?(?P<q>['\"`]))?" + _VALUE
+        r"(?<=['\"]),(?:[ \t]{0,4}default[ \t]{0,2}=)?(?=[ \t]{0,4}['\"`])|"
+        r"(?:\)[ \t]{0,4})?(?:\|\||\?\?|\?:|(?<=[ \t)])or(?=[ \t]))(?=[ \t]{0,4}['\"`]))"
+        # A value in parentheses (``DB_PASSWORD = ("…")``, a one-element tuple ``("…",)``).
+        r"[ \t]{0,4}(?:\((?=[ \t]{0,4}['\"`])[ \t]{0,4})?(?:[@!]?(?P<q>['\"`]))?" + _VALUE
     )
 
 
@@ -241,24 +246,31 @@ RULES: list[Rule] = [
         anchored=True, check=_secret_check,
         tp=('API_KEY="<<alnum:32>>"', "client_secret: <<b64url:40>>", "SECRET_KEY=<<pw:50>>",
             '"apiKey": "<<hex:32>>",', "app.secret_key = '<<b64:44>>'", "auth_token=<<alnum:24>>",
-            '[client.js] const apiToken = "<<alnum:14>>" +\n  "<<alnum:14>>";'),
+            '[client.js] const apiToken = "<<alnum:14>>" +\n  "<<alnum:14>>";',
+            # A value in parentheses, and a fallback after an environment lookup.
+            '[settings.py] API_KEY = ("<<alnum:32>>",)', '[app.py] key = os.getenv("STRIPE_API_KEY") or "<<alnum:32>>"'),
         fp=('API_KEY="<your-api-key>"', "secret_key = os.environ['SECRET_KEY']", 'token_url = "https://x.io/oauth"',
             "public_key: <<b64:40>>", "[settings.py] api_key = settings.API_KEY", "SECRET_KEY=${SECRET_KEY}",
             'token_type = "Bearer"', "secret: changeme", 'key_file = "certs/server.key"', "max_tokens = 4096",
             'commit_sha = "<<hex:40>>"', "auth: true", "[app.py] token = get_token(user)",
             # Continued strings that are text, not a value: long SQL, a message.
             '[db.py] QUERY = ("SELECT token, secret_hash FROM sessions "\n         "WHERE user_id = %s")',
-            '[errors.js] const msg = "The API token you passed is " +\n  "not valid for this workspace";'),
+            '[errors.js] const msg = "The API token you passed is " +\n  "not valid for this workspace";',
+            "[app.py] token = (yield)", '[app.py] token_type = ("Bearer")', "[app.ts] const t = process.env.API_TOKEN ?? ''"),
     ),
     Rule(
         "generic-password", "Password assigned in code or config", _assign(_PASSWORD_WORDS),
         ("pass", "pwd"), generic=True, anchored=True, check=_password_check,
         tp=('DB_PASSWORD="<<pw:14>>"', "password: <<pw:16>>", "spring.datasource.password=<<alnum:12>>",
             '"password": "<<pw:12>>"', "MYSQL_ROOT_PASSWORD=<<pw:20>>",
-            "[values.yaml] db:\n  password: >-\n    <<alnum:9>>\n    <<alnum:9>>"),
+            "[values.yaml] db:\n  password: >-\n    <<alnum:9>>\n    <<alnum:9>>",
+            '[settings.py] DB_PASSWORD = ("<<pw:14>>")', '[settings.py] pw = os.environ.get("DB_PASSWORD", default="<<pw:14>>")',
+            "[db.js] const pw = process.env.DB_PASSWORD || '<<pw:14>>';"),
         fp=('password = "password"', "password: ${DB_PASSWORD}", "[cli.py] password = getpass.getpass()",
             'password_field = "password"', "PASSWORD_MIN_LENGTH=12", "password: Please enter your password",
-            "[run.py] pwd = os.getcwd()", 'password = "<password>"', "passthrough = True", "db_password = config.password"),
+            "[run.py] pwd = os.getcwd()", 'password = "<password>"', "passthrough = True", "db_password = config.password",
+            '[app.py] password = (check_password(user, "<<alnum:12>>"))', '[app.js] const label = opts.password || "Password"',
+            '[settings.py] pw = os.environ.get("DB_PASSWORD", default="changeme")'),
     ),
     Rule(
         "auth-pair-password", "Password in a (user, password) pair passed as HTTP auth",
