@@ -1,6 +1,8 @@
 """Values split into pieces the language joins again: ``"sk_live_…" \\`` then ``"…"`` on the next
 line, ``("AKIA…" "…")``, ``"ghp_…" +`` then ``"…"``, adjacent C literals, a YAML plain or
-folded scalar continued on more indented lines.
+folded scalar continued on more indented lines, a literal whose line ends in a backslash inside
+it (``"ghp_…\\`` then ``…"``: C and C++ splice the lines, and Python, JS, the shell and YAML's
+double quotes drop an escaped line break too).
 
 Each piece alone is too short for its rule, or matches its first part only, so a rule found half
 a key and printed the rest. Here every chain of pieces becomes one logical line (the first
@@ -49,6 +51,19 @@ _MEETING = LazyPattern(
 # How far past a line's ends a meeting across its line breaks is looked for (blanks and an
 # operator between the piece and the break).
 _MARGIN = 64
+# A literal left open at its line's end by a backslash, searched after the line's closed literals
+# (an escape is read as two characters: a literal ending in two backslashes ends in an escaped
+# backslash, not a splice); and the rest of the literal on a following line, from its first
+# column: up to its closing quote, or to another backslash at that line's end.
+_OPEN = LazyPattern(
+    r'"[^"\\\n]*(?:\\.[^"\\\n]*)*\\\r?\Z'
+    r"|'[^'\\\n]*(?:\\.[^'\\\n]*)*\\\r?\Z"
+    r"|`[^`\\\n]*(?:\\.[^`\\\n]*)*\\\r?\Z"
+)
+_SPLICED = {
+    quote: LazyPattern(rf"[^{quote}\\\n]*(?:\\.[^{quote}\\\n]*)*(?:(?P<closed>{quote})|\\\r?\Z)")
+    for quote in "\"'`"
+}
 # A YAML block scalar indicator (``>``, ``>-``, ``|+2``): the value starts on the next line.
 _BLOCK = LazyPattern(r"[>|](?:[-+]?[1-9]?|[1-9][-+])")
 MAX_LINES = 32
@@ -150,7 +165,9 @@ def chains(text: str, spots: Iterable[int], path: str, long_line: int) -> list[l
     yaml = not path or path.lower().endswith(YAML_SUFFIXES)
     meeting = _MEETING.compiled.search
     size = len(text)
-    found: dict[int, list[Span]] = {}  # keyed by where the chain starts: one chain, one entry
+    # Keyed by where the chain starts (its first line; a spliced literal by its opening quote,
+    # second in the key so it never takes the place of a chain of pieces on the same line).
+    found: dict[tuple[int, int], list[Span]] = {}
     last = (-1, -1)
     # Every keyword line passes here (thousands in a big file): the common case, no two pieces
     # meeting near it, costs one search of C and no further call.
@@ -164,12 +181,16 @@ def chains(text: str, spots: Iterable[int], path: str, long_line: int) -> list[l
         if meeting(text, max(0, line[0] - _MARGIN), min(size, line[1] + _MARGIN)):
             for run in _quoted(lines, line):
                 lines.used.update(start for start, _ in run)
-                found[run[0][0]] = _quoted_segments(lines, run)
+                found[run[0][0], 0] = _quoted_segments(lines, run)
+        if text.endswith("\\", line[0], line[1]) or text.endswith("\\\r", line[0], line[1]):
+            spliced = _spliced(lines, line)
+            if spliced:
+                found[spliced[0]] = spliced[1]
         if yaml:
             scalar = _yaml(lines, line)
-            if scalar:
-                found.setdefault(scalar[0][0], scalar)
-    return [found[start] for start in sorted(found)]
+            if scalar and (scalar[0][0], 0) not in found:
+                found[scalar[0][0], 0] = scalar
+    return [found[key] for key in sorted(found)]
 
 
 def _quoted(lines: _Text, line: Span) -> list[list[Span]]:
@@ -232,6 +253,36 @@ def _quoted_segments(lines: _Text, run: list[Span]) -> list[Span]:
     assert first_line is not None and last_line is not None  # literals lie on short lines only
     middle = [(start + 1, end - 1) for start, end in run[1:-1]]
     return [(first_line[0], run[0][1] - 1), *middle, (run[-1][0] + 1, last_line[1])]
+
+
+def _spliced(lines: _Text, line: Span) -> tuple[tuple[int, int], list[Span]] | None:
+    """A literal opened on ``line`` and continued past its end by a backslash: the line up to
+    that backslash, each following line from its first column (up to its own backslash), and the
+    line that closes it, whole; keyed like the chains. None when there is none, when it was
+    joined already, or when no line closes it within :data:`MAX_LINES`."""
+    text = lines.text
+    after = line[0]
+    for closed in _LITERAL.compiled.finditer(text, *line):  # empty ones too: ``"" + x\\`` opens none
+        after = closed.end()
+    opened = _OPEN.compiled.search(text, after, line[1])
+    if opened is None or opened.start() in lines.used:
+        return None
+    lines.used.add(opened.start())
+    rest = _SPLICED[text[opened.start()]].compiled
+    segments = [(line[0], text.rindex("\\", line[0], line[1]))]
+    current = line
+    for _ in range(MAX_LINES):
+        below = lines.below(current)
+        if below is None:
+            return None
+        piece = rest.match(text, *below)
+        if piece is None:
+            return None  # a line break the backslash does not escape: not a literal after all
+        if piece.group("closed"):
+            return (line[0], opened.start()), [*segments, below]
+        segments.append((below[0], text.rindex("\\", below[0], below[1])))
+        current = below
+    return None
 
 
 def _yaml(lines: _Text, line: Span) -> list[Span] | None:

@@ -1,9 +1,9 @@
 """A secret split into string pieces, end to end: no piece of it in a package, ``scan`` or the hook.
 
 A real repository holds each language's way of continuing a string (Python ``\\`` and implicit
-concatenation, JS/Java ``+``, C adjacent literals, PHP ``.``, YAML plain and folded scalars) with
-a generated key cut in two or three, beside ordinary continued strings (long SQL, messages) that
-must stay as they are. The values are generated and cut at run time: no source line holds one.
+concatenation, JS/Java ``+``, C adjacent literals and line splices, PHP ``.``, YAML plain and folded
+scalars) with a generated key cut in two or three, beside ordinary continued strings (long SQL,
+messages) that must stay as they are. The values are generated and cut at run time: no source line holds one.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ def _keys() -> dict[str, tuple[str, str]]:
         "gho": (expand("<<gh:gho>>", "split-e2e-gho"), "gho_"),
         "stripe2": (expand("rk_live_<<alnum:30>>", "split-e2e-rk"), "rk_live_"),
         "password": (expand("<<alnum:11>>", "split-e2e-pw") + expand("<<alnum:11>>", "split-e2e-pw2"), ""),
+        "ghs": (expand("<<gh:ghs>>", "split-e2e-ghs"), "ghs_"),
     }
 
 
@@ -52,6 +53,7 @@ def _cut(name: str, *at: int) -> list[str]:
 def _files() -> dict[str, str]:
     gh, stripe, aws, slack = _cut("gh", 10, 27), _cut("stripe", 20), _cut("aws", 10), _cut("slack", 22)
     npm, gho, rk, pw = _cut("npm", 16), _cut("gho", 21), _cut("stripe2", 12), _cut("password", 11)
+    ghs = _cut("ghs", 15, 30)
     return {
         ".github/context-packages.yaml": CONFIG,
         "leaks/billing.py": f'STRIPE_KEY = "{stripe[0]}" \\\n    "{stripe[1]}"\nTIMEOUT = 5\n',
@@ -66,6 +68,8 @@ def _files() -> dict[str, str]:
         ),
         "leaks/oauth.c": f'static const char *token = "{gho[0]}"\n                          "{gho[1]}";\n',
         "leaks/pay.php": f"<?php\n$restricted = '{rk[0]}' .\n  '{rk[1]}';\n",
+        # A backslash-newline inside the literal: C++ splices the three lines into one.
+        "leaks/app_token.cpp": f'static const char *kApp = "{ghs[0]}\\\n{ghs[1]}\\\n{ghs[2]}";\n',
         "leaks/values.yaml": (
             f"stripe:\n  secret_key: {stripe[0]}\n    {stripe[1]}\n"
             f"github:\n  token: >-\n    {gh[0]}\n    {gh[1]}\n    {gh[2]}\n"
@@ -151,7 +155,7 @@ def test_scan_reports_every_split_key_and_prints_no_piece(staged: GitRepo, fmt: 
     assert "leaks/queries.py" not in run.stdout
     if fmt == "json":
         # One finding per key, not one per piece.
-        assert len(json.loads(run.stdout)["findings"]) == 10
+        assert len(json.loads(run.stdout)["findings"]) == 11
 
 
 @pytest.fixture(scope="module")
@@ -173,7 +177,7 @@ def test_build_in_each_format_holds_no_piece(committed: GitRepo, fmt: str, tmp_p
     _clean(run.stdout + run.stderr + package, f"build --format {fmt}")
     for path in [*SPLIT, "leaks/queries.py"]:
         assert path in package, f"{path} was not packed"
-    assert package.count("[REDACTED:") >= 10
+    assert package.count("[REDACTED:") >= 11
     assert "FROM users WHERE secret_question" in package  # ordinary continued strings stay
 
 

@@ -38,6 +38,10 @@ SHAPES: dict[str, tuple[str, Shape]] = {
     "yaml plain": ("config.yaml", lambda p: "api:\n  key: " + "\n    ".join(p) + "\nother: 1\n"),
     "yaml folded": ("config.yml", lambda p: "api:\n  token: >-\n    " + "\n    ".join(p) + "\n"),
     "yaml open quote": ("config.yml", lambda p: 'api:\n  token: "' + "\n    ".join(p) + '"\n'),
+    # A backslash ending the line inside the literal: the next line goes on from its first column.
+    "c splice": ("notify.c", lambda p: 'static const char *t = "' + "\\\n".join(p) + '";\nint n;\n'),
+    "python splice": ("keys.py", lambda p: 'T = "' + "\\\n".join(p) + '"\n'),
+    "shell splice": ("deploy.sh", lambda p: 'export T="' + "\\\r\n".join(p) + '"\r\n'),
 }
 
 
@@ -144,6 +148,17 @@ BENIGN = {
     "msg.c": (
         'static const char *usage = "usage: tool --token FILE "\n'
         '                           "--secret-key-file FILE\\n";\n'
+        'static const char *help = "Reads the API token from the file \\\n'
+        'named by --token-file, then the secret key\\n";\n'
+        "#define TOKEN_ERROR(e) \\\n"
+        '    fprintf(stderr, "token: %s\\n", (e)); \\\n'
+        "    exit(1)\n"
+    ),
+    "deploy.sh": (
+        "# don't print the token \\\n"
+        "curl -H 'Accept: json' \\\n"
+        '  --data "secret_version=2" \\\n'
+        "  https://acme.io/token\n"
     ),
     "ci.yaml": (
         "description: >-\n"
@@ -181,3 +196,12 @@ def test_long_lines_join_nothing() -> None:
     line = 'a="x"+"y";' * (LONG_LINE // 10 + 1) + f'k="{secret[:14]}"+"{secret[14:]}";'
     spots = [line.index("ghp_")]
     assert chains(line + "\n", spots, "bundle.min.js", LONG_LINE) == []
+
+
+def test_an_escaped_backslash_splices_nothing() -> None:
+    # ``"…\\`` ends in an escaped backslash: the line break after it is not part of the literal.
+    secret = expand("<<gh:ghp>>", "split-escaped")
+    text = f'x = "{secret[:14]}\\\\\n{secret[14:]}"\n'
+    assert chains(text, [text.index("ghp_")], "a.c", LONG_LINE) == []
+    spliced = f'x = "{secret[:14]}\\\n{secret[14:]}"\n'
+    assert len(chains(spliced, [spliced.index("ghp_")], "a.c", LONG_LINE)) == 1
