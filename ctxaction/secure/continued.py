@@ -11,16 +11,20 @@ line after it) and the rules run over those lines; a hit is mapped back to the s
 where it covers every piece and the quotes, operators and line breaks between them, so the
 redaction takes all of it.
 
-Cost stays proportional to the lines holding a rule keyword, never a second pass over the text:
-only those lines start a chain, a chain reaches at most :data:`MAX_LINES` lines, each line is
-split into literals once, and lines longer than ``LONG_LINE`` (minified code, data blobs) are
-never read whole, so they join nothing.
+A key cut inside its keyword (``"gh" "p_…"``) puts no keyword on any line. The keyword pass
+looks for :data:`JOINT_MARKERS` too, the strings that stand where two pieces meet; a meeting
+with a keyword running across it (:func:`junctions`) starts a chain like a keyword line.
+
+Cost stays proportional to the lines holding a rule keyword or a meeting, never a second pass
+over the text: only those lines start a chain, a chain reaches at most :data:`MAX_LINES` lines,
+each line is split into literals once, and lines longer than ``LONG_LINE`` (minified code, data
+blobs) are never read whole, so they join nothing.
 """
 
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from ctxaction.secure.lazyre import LazyPattern
 
@@ -51,6 +55,36 @@ _MEETING = LazyPattern(
 # How far past a line's ends a meeting across its line breaks is looked for (blanks and an
 # operator between the piece and the break).
 _MARGIN = 64
+# Where a cut may fall inside a keyword (``"gh" "p_…"``, ``'AK' + 'IA…'``), which leaves no
+# keyword whole on any line: a keyword character, a closing quote, what may stand between two
+# pieces, an opening quote and a keyword character.
+_JUNCTION = LazyPattern(rf"(?<=[\w.\-])['\"`]{_GAP.pattern}['\"`](?=[\w.\-])")
+
+
+def _joint_markers() -> tuple[str, ...]:
+    """What the keyword pass also looks for, so that finding junctions costs no pass of its own:
+    a closing quote and what follows it up to the next piece's opening quote, in the layouts
+    that string pieces take. On one line: a blank, an operator with or without blanks, or a blank
+    and a literal prefix (``" f"``). Across a line break: an operator or a backslash ending the
+    line; or nothing, the next piece starting its line (at an indentation of up to 40 spaces or
+    6 tabs, after a ``+`` or not) in the same quote. A bare quote at a line's end is not one of
+    them: it ends a line of ordinary code in every file, and each such hit would cost more than
+    a search of its own. Lowercase, as the pass reads the lowercased text."""
+    quotes = "\"'`"
+    operators = ("+", " +", "+ ", " + ", "&", " & ", ".", " . ", "..", " .. ")
+    prefixes = ("f", "r", "b", "u", "l", "rb", "br", "fr", "rf", "u8", "@", "$")
+    between = (" ", *operators, *(" " + prefix for prefix in prefixes))
+    trails = ("+", " +", "&", " &", " .", " ..", "\\", " \\")
+    indents = (*(" " * n for n in range(41)), *("\t" * n for n in range(1, 7)))
+    starts = [brk + indent + lead for brk in ("\n", "\r\n") for indent in indents for lead in ("", "+ ")]
+    return (
+        *(q + gap + r for q in quotes for gap in between for r in quotes),
+        *(q + trail + brk for q in quotes for trail in trails for brk in "\n\r"),
+        *(q + start + q for q in quotes for start in starts),
+    )
+
+
+JOINT_MARKERS = _joint_markers()
 # A literal left open at its line's end by a backslash, searched after the line's closed literals
 # (an escape is read as two characters: a literal ending in two backslashes ends in an escaped
 # backslash, not a splice); and the rest of the literal on a following line, from its first
@@ -157,6 +191,20 @@ class _Text:
 
     def linked(self, left: Span, right: Span) -> bool:
         return _GAP.compiled.fullmatch(self.text, left[1], right[0]) is not None
+
+
+def junctions(text: str, joints: Iterable[int], cut: Callable[[str, str], bool], width: int) -> list[int]:
+    """The ``joints`` (where the keyword pass found a :data:`JOINT_MARKERS` string) at which two
+    pieces meet with a keyword cut between them: the offset of the first piece's closing quote,
+    a spot on its line for :func:`chains`. ``cut(left, right)`` says whether a keyword runs from
+    the end of ``left`` into ``right``; ``width`` characters either side are enough to hold one."""
+    match = _JUNCTION.compiled.match
+    spots = []
+    for start in joints:
+        meeting = match(text, start)
+        if meeting and cut(text[max(0, start - width) : start], text[meeting.end() : meeting.end() + width]):
+            spots.append(start)
+    return spots
 
 
 def chains(text: str, spots: Iterable[int], path: str, long_line: int) -> list[list[Span]]:

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 
 from ctxaction.secure.allow import Allowlist, inline_allowed
 from ctxaction.secure.checksums import failed_checksum
-from ctxaction.secure.continued import Joined, chains
+from ctxaction.secure.continued import JOINT_MARKERS, Joined, chains, junctions
 from ctxaction.secure.entropy import shannon
 from ctxaction.secure.finding import Finding, fingerprint, preview_line
 from ctxaction.secure.lazyre import LazyPattern
@@ -130,7 +130,14 @@ class Detector:
         if not text or (allow.paths_ready and allow.path_allowed(path)):
             return []
         spots: list[int] = []
-        hits, lines = self._match(text, path, spots)
+        joints: list[int] = []
+        hits, lines = self._match(text, path, spots, joints)
+        if joints:
+            # A key cut inside its keyword holds no keyword on any line: where pieces meet across one.
+            assert self._triggers is not None
+            cut = junctions(text, joints, self._triggers.cut, self._triggers.longest)
+            if cut:
+                spots = sorted(spots + cut)
         joined = self._joined(text, path, spots) if spots else []
         if joined:
             lines = lines or _Lines(text)
@@ -139,14 +146,17 @@ class Detector:
             return []
         return self._findings(_resolve(hits), lines)
 
-    def _match(self, text: str, path: str, spots: list[int] | None) -> tuple[list[_Hit], _Lines | None]:
-        """Every rule's accepted matches in ``text``, and its lines once a regex matched."""
+    def _match(
+        self, text: str, path: str, spots: list[int] | None, joints: list[int] | None = None
+    ) -> tuple[list[_Hit], _Lines | None]:
+        """Every rule's accepted matches in ``text``, and its lines once a regex matched; where
+        keywords and the places string pieces meet were found go to ``spots`` and ``joints``."""
         if self._triggers is None:
-            self._triggers = Triggers(self.rules)
+            self._triggers = Triggers(self.rules, JOINT_MARKERS)
         lines: _Lines | None = None
         hits: list[_Hit] = []
         seen: set[tuple[str, int, int]] = set()
-        for index, start, end, clipped in segments(self._triggers, text, LONG_LINE, spots):
+        for index, start, end, clipped in segments(self._triggers, text, LONG_LINE, spots, joints):
             rule = self.rules[index]
             regex = rule.regex
             if end < 0:

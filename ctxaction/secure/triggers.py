@@ -16,14 +16,19 @@ if TYPE_CHECKING:
 
 # Characters searched with the quick-to-build automaton before the faster-searching one is built.
 DFA_AFTER = 512_000
+# The rule index of a marker: a string looked for in the same pass as the keywords (where string
+# pieces meet, see continued.py) that wakes no rule.
+MARKER = -1
+_MARKER_WAKE = (("", (MARKER,)),)
 
 
 class Triggers:
     """Every rule keyword in one automaton over the lowercased text. A keyword with capitals
     (``AKIA``, ``SK``) only counts where the text has it as written, so short vendor prefixes do
-    not wake their rules on every ``task`` or ``each``."""
+    not wake their rules on every ``task`` or ``each``. ``markers`` are looked for in the same
+    pass and reported with the rule index :data:`MARKER` (lowercase, found in any case)."""
 
-    def __init__(self, rules: Sequence[Rule]) -> None:
+    def __init__(self, rules: Sequence[Rule], markers: Sequence[str] = ()) -> None:
         from ahocorasick_rs import Implementation
 
         self.rules = rules
@@ -36,12 +41,15 @@ class Triggers:
             for keyword in rule.keywords:
                 exact = "" if keyword == keyword.lower() else keyword
                 table.setdefault(keyword.lower(), {}).setdefault(exact, []).append(index)
-        self.wakes = [
+        # The markers come first and share one entry: they wake no rule (a hook run builds this
+        # table every time, so nothing is done per marker but handing it to the automaton).
+        self.wakes = [_MARKER_WAKE] * len(markers) + [
             tuple((exact, tuple(indexes)) for exact, indexes in forms.items()) for forms in table.values()
         ]
-        self.keywords = list(table)
+        self.keywords = [*markers, *table]
+        self.longest = max(map(len, table), default=0)  # of the keywords
         self.searched = 0  # characters searched so far
-        self.automaton = self._build(Implementation.ContiguousNFA) if table else None
+        self.automaton = self._build(Implementation.ContiguousNFA) if self.keywords else None
         self.dfa = False
 
     def _build(self, implementation: Implementation) -> AhoCorasick:
@@ -79,12 +87,19 @@ class Triggers:
                 if not exact or text.startswith(exact, start):
                     yield indexes, start, end
 
+    def cut(self, left: str, right: str) -> bool:
+        """Whether a keyword runs from the end of ``left`` into the start of ``right`` (a value
+        cut in two inside its keyword: ``"gh" "p_…"``)."""
+        at = len(left)
+        hits = self.hits(left + right)
+        return any(start < at < end for indexes, start, end in hits if indexes[0] != MARKER)
+
 
 def segments(
-    triggers: Triggers, text: str, long_line: int, spots: list[int] | None
+    triggers: Triggers, text: str, long_line: int, spots: list[int] | None, joints: list[int] | None = None
 ) -> Iterator[tuple[int, int, int, bool]]:
     """``(rule index, start, end, clipped)``: where each woken rule's regex must run; every
-    keyword hit's offset is added to ``spots`` (when given).
+    keyword hit's offset is added to ``spots`` and every marker's to ``joints`` (when given).
 
     An anchored rule is tried once, right at the keyword (``end`` is -1). Otherwise a segment is
     the hit's line with the newline on either side (patterns may begin or end on a ``\\s``), the
@@ -96,6 +111,10 @@ def segments(
     done: set[tuple[int, int]] = set()
     whole = set(triggers.always)
     for indexes, start, end in triggers.hits(text):
+        if indexes[0] == MARKER:
+            if joints is not None:
+                joints.append(start)
+            continue
         if spots is not None:
             spots.append(start)
         line_start = -1

@@ -2,8 +2,9 @@
 
 A real repository holds each language's way of continuing a string (Python ``\\`` and implicit
 concatenation, JS/Java ``+``, C adjacent literals and line splices, PHP ``.``, YAML plain and folded
-scalars) with a generated key cut in two or three, beside ordinary continued strings (long SQL,
-messages) that must stay as they are. The values are generated and cut at run time: no source line holds one.
+scalars) with a generated key cut in two or three (also inside its prefix), beside ordinary
+continued strings (long SQL, messages) that must stay as they are. The values are generated and
+cut at run time: no source line holds one.
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ def _keys() -> dict[str, tuple[str, str]]:
         "stripe2": (expand("rk_live_<<alnum:30>>", "split-e2e-rk"), "rk_live_"),
         "password": (expand("<<alnum:11>>", "split-e2e-pw") + expand("<<alnum:11>>", "split-e2e-pw2"), ""),
         "ghs": (expand("<<gh:ghs>>", "split-e2e-ghs"), "ghs_"),
+        "ghu": (expand("<<gh:ghu>>", "split-e2e-ghu"), "ghu_"),
+        "aws2": (expand("AKIA<<b32:16>>", "split-e2e-aws2"), "AKIA"),
     }
 
 
@@ -54,6 +57,7 @@ def _files() -> dict[str, str]:
     gh, stripe, aws, slack = _cut("gh", 10, 27), _cut("stripe", 20), _cut("aws", 10), _cut("slack", 22)
     npm, gho, rk, pw = _cut("npm", 16), _cut("gho", 21), _cut("stripe2", 12), _cut("password", 11)
     ghs = _cut("ghs", 15, 30)
+    ghu, aws2 = _cut("ghu", 2), _cut("aws2", 2)  # cut inside the prefix: no keyword on any line
     return {
         ".github/context-packages.yaml": CONFIG,
         "leaks/billing.py": f'STRIPE_KEY = "{stripe[0]}" \\\n    "{stripe[1]}"\nTIMEOUT = 5\n',
@@ -70,6 +74,8 @@ def _files() -> dict[str, str]:
         "leaks/pay.php": f"<?php\n$restricted = '{rk[0]}' .\n  '{rk[1]}';\n",
         # A backslash-newline inside the literal: C++ splices the three lines into one.
         "leaks/app_token.cpp": f'static const char *kApp = "{ghs[0]}\\\n{ghs[1]}\\\n{ghs[2]}";\n',
+        "leaks/widget.ts": f'const w = "{ghu[0]}" + "{ghu[1]}";\nexport default w;\n',
+        "leaks/cfg.py": f'X = (\n    "{aws2[0]}"\n    "{aws2[1]}"\n)\n',
         "leaks/values.yaml": (
             f"stripe:\n  secret_key: {stripe[0]}\n    {stripe[1]}\n"
             f"github:\n  token: >-\n    {gh[0]}\n    {gh[1]}\n    {gh[2]}\n"
@@ -155,7 +161,7 @@ def test_scan_reports_every_split_key_and_prints_no_piece(staged: GitRepo, fmt: 
     assert "leaks/queries.py" not in run.stdout
     if fmt == "json":
         # One finding per key, not one per piece.
-        assert len(json.loads(run.stdout)["findings"]) == 11
+        assert len(json.loads(run.stdout)["findings"]) == 13
 
 
 @pytest.fixture(scope="module")
@@ -177,7 +183,7 @@ def test_build_in_each_format_holds_no_piece(committed: GitRepo, fmt: str, tmp_p
     _clean(run.stdout + run.stderr + package, f"build --format {fmt}")
     for path in [*SPLIT, "leaks/queries.py"]:
         assert path in package, f"{path} was not packed"
-    assert package.count("[REDACTED:") >= 11
+    assert package.count("[REDACTED:") >= 13
     assert "FROM users WHERE secret_question" in package  # ordinary continued strings stay
 
 

@@ -47,7 +47,7 @@ SHAPES: dict[str, tuple[str, Shape]] = {
 
 def _cuts(secret: str, prefix: str) -> list[list[str]]:
     """The secret in two pieces (cut right after its prefix, in the middle, near the end) and in
-    three. A cut inside the prefix hides the keyword itself: not covered (README)."""
+    three. A cut inside the prefix hides the keyword itself: see PREFIX_SHAPES."""
     n, p = len(secret), len(prefix)
     twos = [[secret[:cut], secret[cut:]] for cut in (p, p + 3, n // 2, n - 3)]
     a, b = p + n // 6, p + 2 * (n // 3)
@@ -75,6 +75,48 @@ def test_split_secret_is_found_and_redacted_whole(rule: str, prefix: str, templa
         # A count, not the pieces: a failing assertion prints its operands.
         assert sum(w in shown for w in _windows(secret, prefix)) == 0, f"{shape}: {len(pieces)} pieces"
         assert sum(len(p) >= 4 and p in shown for p in pieces[1:]) == 0
+
+
+# A cut inside the literal prefix (``"gh" "p_…"``) leaves no keyword whole on any line: the
+# keyword pass finds where the pieces meet instead. No name here holds a keyword.
+PREFIX_SHAPES: dict[str, tuple[str, Shape]] = {
+    "python adjacent": ("keys.py", lambda p: 'X = ("' + '" "'.join(p) + '")\n'),
+    "python adjacent, lines": ("keys.py", lambda p: 'X = (\n    "' + '"\n    "'.join(p) + '"\n)\n'),
+    "python backslash": ("app.py", lambda p: 'x = "' + '" \\\n    "'.join(p) + '"\n'),
+    "python plus": ("app.py", lambda p: "x = '" + "' + '".join(p) + "'\n"),
+    "js plus": ("client.js", lambda p: "const t = '" + "'+'".join(p) + "';\n"),
+    "js plus, lines": ("client.js", lambda p: "const t = '" + "' +\n  '".join(p) + "';\n"),
+    "ts template": ("client.ts", lambda p: "const t = `" + "` + `".join(p) + "`;\n"),
+    "java leading plus": ("A.java", lambda p: 'String t = "' + '"\n        + "'.join(p) + '";\n'),
+    "c adjacent": ("n.c", lambda p: 'const char *t = "' + '"\n                  "'.join(p) + '";\n'),
+    "c adjacent, crlf": ("n.c", lambda p: 'const char *t = "' + '"\r\n\t"'.join(p) + '";\r\n'),
+    "php dot": ("a.php", lambda p: "$t = '" + "' . '".join(p) + "';\n"),
+    "go plus": ("main.go", lambda p: 'var t = "' + '" +\n\t"'.join(p) + '"\n'),
+}
+PREFIX_CASES = [
+    (rule, prefix, template, shape) for rule, prefix, template in SECRETS for shape in PREFIX_SHAPES
+]
+
+
+@pytest.mark.parametrize(("rule", "prefix", "template", "shape"), PREFIX_CASES)
+def test_a_secret_cut_inside_its_prefix_is_found_and_redacted_whole(
+    rule: str, prefix: str, template: str, shape: str
+) -> None:
+    secret = expand(template, f"split-prefix-{rule}")
+    path, layout = PREFIX_SHAPES[shape]
+    p = len(prefix)
+    # Every cut inside the prefix, and the prefix in two pieces before the rest (``"gh" "p_" "…"``).
+    cuts = [[secret[:cut], secret[cut:]] for cut in range(1, p)]
+    cuts.append([secret[: p // 2], secret[p // 2 : p], secret[p:]])
+    for pieces in cuts:
+        text = layout(pieces)
+        redacted, findings = redact(text, path)
+        assert [f.rule for f in findings] == [rule], f"{shape}: cut at {len(pieces[0])}"
+        assert redacted.count("\n") == text.count("\n")
+        shown = redacted + "".join(f.preview for f in findings)
+        # A count, not the pieces: a failing assertion prints its operands.
+        assert sum(w in shown for w in _windows(secret, prefix)) == 0, f"{shape}: cut at {len(pieces[0])}"
+        assert sum(len(p) >= 4 and p in shown for p in pieces) == 0
 
 
 @pytest.mark.parametrize("shape", list(SHAPES))
@@ -172,6 +214,17 @@ BENIGN = {
         "  # the header name\n"
     ),
 }
+
+
+# Pieces that meet with a keyword cut between them, and hold no secret.
+BENIGN["labels.py"] = (
+    'LABEL = ("gh" "p_" + "token")\n'
+    'HELP = ("sk" "_live_ keys start with this prefix")\n'
+    'URL = "https://api.github.com/" "repos"\n'
+    "SEP = ' ' + ' '\n"
+    'PARTS = ("to" "ken", "pass" "word")\n'
+)
+BENIGN["labels.js"] = "const kind = 'xo' + 'xb-' + name;\nconst empty = '' + '';\n"
 
 
 @pytest.mark.parametrize("path", list(BENIGN))
