@@ -19,6 +19,7 @@ from ctxaction.secure.allow import Allowlist, inline_allowed
 from ctxaction.secure.checksums import failed_checksum
 from ctxaction.secure.continued import JOINT_MARKERS, Joined, chains, junctions
 from ctxaction.secure.entropy import shannon
+from ctxaction.secure.escapes import ESCAPE_MARKERS, Decoded, escaped_lines
 from ctxaction.secure.finding import Finding, fingerprint, preview_line
 from ctxaction.secure.lazyre import LazyPattern
 from ctxaction.secure.placeholders import KNOWN_EXAMPLES, is_fake_token
@@ -130,33 +131,38 @@ class Detector:
         if not text or (allow.paths_ready and allow.path_allowed(path)):
             return []
         spots: list[int] = []
-        joints: list[int] = []
-        hits, lines = self._match(text, path, spots, joints)
+        marks: list[int] = []
+        hits, lines = self._match(text, path, spots, marks)
+        escapes = [mark for mark in marks if text[mark] == "\\"]
+        joints = marks if not escapes else [mark for mark in marks if text[mark] != "\\"]
         if joints:
             # A key cut inside its keyword holds no keyword on any line: where pieces meet across one.
             assert self._triggers is not None
             cut = junctions(text, joints, self._triggers.cut, self._triggers.longest)
             if cut:
                 spots = sorted(spots + cut)
-        joined = self._joined(text, path, spots) if spots else []
-        if joined:
+        found = self._joined(text, path, spots) if spots else []
+        if escapes:
+            found += self._unescaped(text, path, escapes)
+        if found:
             lines = lines or _Lines(text)
-            hits += [hit for hit in joined if not _allowed_inline(hit, lines)]
+            hits += [hit for hit in found if not _allowed_inline(hit, lines)]
         if not hits or lines is None or allow.path_allowed(path):
             return []
         return self._findings(_resolve(hits), lines)
 
     def _match(
-        self, text: str, path: str, spots: list[int] | None, joints: list[int] | None = None
+        self, text: str, path: str, spots: list[int] | None, marks: list[int] | None = None
     ) -> tuple[list[_Hit], _Lines | None]:
         """Every rule's accepted matches in ``text``, and its lines once a regex matched; where
-        keywords and the places string pieces meet were found go to ``spots`` and ``joints``."""
+        keywords were found goes to ``spots``, where the markers of places string pieces meet
+        and of escapes were found to ``marks``."""
         if self._triggers is None:
-            self._triggers = Triggers(self.rules, JOINT_MARKERS)
+            self._triggers = Triggers(self.rules, (*JOINT_MARKERS, *ESCAPE_MARKERS))
         lines: _Lines | None = None
         hits: list[_Hit] = []
         seen: set[tuple[str, int, int]] = set()
-        for index, start, end, clipped in segments(self._triggers, text, LONG_LINE, spots, joints):
+        for index, start, end, clipped in segments(self._triggers, text, LONG_LINE, spots, marks):
             rule = self.rules[index]
             regex = rule.regex
             if end < 0:
@@ -197,6 +203,18 @@ class Detector:
             if where is not None:
                 public = hit.public if joined.unbroken(hit.start, hit.public) else 0
                 placed.append(_Hit(hit.rule, hit.order, *where, public, joined.text[hit.start : hit.end]))
+        return placed
+
+    def _unescaped(self, text: str, path: str, escapes: list[int]) -> list[_Hit]:
+        """Hits in the lines holding ``\\uXXXX`` escapes of token characters, read decoded (see
+        escapes.py), placed over the escapes they were read from in ``text``."""
+        decoded = Decoded(text, escaped_lines(text, escapes, LONG_LINE))
+        hits, _ = self._match(decoded.text, path, None)
+        placed = []
+        for hit in hits:
+            where = decoded.locate(hit.start, hit.end)
+            if where is not None:
+                placed.append(_Hit(hit.rule, hit.order, *where, 0, decoded.text[hit.start : hit.end]))
         return placed
 
     def _accept(

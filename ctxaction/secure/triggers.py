@@ -16,8 +16,8 @@ if TYPE_CHECKING:
 
 # Characters searched with the quick-to-build automaton before the faster-searching one is built.
 DFA_AFTER = 512_000
-# The rule index of a marker: a string looked for in the same pass as the keywords (where string
-# pieces meet, see continued.py) that wakes no rule.
+# The rule index of a marker: a string looked for in the same pass as the keywords that wakes no
+# rule (where string pieces meet, see continued.py; an escaped character, see escapes.py).
 MARKER = -1
 _MARKER_WAKE = (("", (MARKER,)),)
 
@@ -96,10 +96,10 @@ class Triggers:
 
 
 def segments(
-    triggers: Triggers, text: str, long_line: int, spots: list[int] | None, joints: list[int] | None = None
+    triggers: Triggers, text: str, long_line: int, spots: list[int] | None, marks: list[int] | None = None
 ) -> Iterator[tuple[int, int, int, bool]]:
     """``(rule index, start, end, clipped)``: where each woken rule's regex must run; every
-    keyword hit's offset is added to ``spots`` and every marker's to ``joints`` (when given).
+    keyword hit's offset is added to ``spots`` and every marker's to ``marks`` (when given).
 
     An anchored rule is tried once, right at the keyword (``end`` is -1). Otherwise a segment is
     the hit's line with the newline on either side (patterns may begin or end on a ``\\s``), the
@@ -112,8 +112,8 @@ def segments(
     whole = set(triggers.always)
     for indexes, start, end in triggers.hits(text):
         if indexes[0] == MARKER:
-            if joints is not None:
-                joints.append(start)
+            if marks is not None:
+                marks.append(start)
             continue
         if spots is not None:
             spots.append(start)

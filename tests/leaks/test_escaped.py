@@ -1,0 +1,126 @@
+"""A secret written with ``\\uXXXX`` escapes, end to end: no piece of it in a package, ``scan`` or
+the hook.
+
+A real repository holds a JSON config and a JS client whose keys are written with escapes (the
+prefix only, and every character in upper-case hex), beside a translation file full of ordinary
+escapes that must stay as it is. The values are generated and escaped at run time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ctxaction.hook import install
+from ctxaction.secure.synth import expand
+from tests.gitrepo import GitRepo, git_env
+from tests.leaks.forms import CONFIG, PROFILE
+
+TIMEOUT = 300
+WINDOW = 8
+KEYS = {
+    "gh": (expand("<<gh:ghp>>", "escaped-e2e-gh"), "ghp_"),
+    "aws": (expand("AKIA<<b32:16>>", "escaped-e2e-aws"), "AKIA"),
+}
+
+
+def _escape(value: str, count: int, form: str = "\\u{:04x}") -> str:
+    return "".join(form.format(ord(ch)) for ch in value[:count]) + value[count:]
+
+
+def _files() -> dict[str, str]:
+    gh, aws = KEYS["gh"][0], KEYS["aws"][0]
+    return {
+        ".github/context-packages.yaml": CONFIG,
+        "leaks/config.json": '{\n  "github": {"token": "' + _escape(gh, 4) + '"}\n}\n',
+        "leaks/client.js": "const id = '" + _escape(aws, len(aws), "\\u{:04X}") + "';\nexport default id;\n",
+        "leaks/i18n.json": (
+            '{"hello": "Bonjour, \\u00e7a va ?",\n'
+            ' "link": "\\u003ca href=\\u0022/\\u0022\\u003e"}\n'
+        ),
+    }
+
+
+FILES = _files()
+ESCAPED = ["leaks/client.js", "leaks/config.json"]
+
+
+def _clean(text: str, where: str) -> None:
+    found = 0
+    for value, prefix in KEYS.values():
+        rest = value[len(prefix) :]
+        found += sum(rest[i : i + WINDOW] in text for i in range(len(rest) - WINDOW + 1))
+    # A count, not the pieces: a failing assertion prints its operands.
+    assert found == 0, f"{found} piece(s) of an escaped key leaked through {where}"
+
+
+def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("GITHUB_TOKEN", "GH_TOKEN")}
+    return subprocess.run(
+        [sys.executable, "-m", "ctxaction", *args],
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+
+
+@pytest.fixture(scope="module")
+def staged(tmp_path_factory: pytest.TempPathFactory) -> GitRepo:
+    repo = GitRepo(tmp_path_factory.mktemp("escaped-staged") / "repo")
+    for path, content in FILES.items():
+        repo.write(path, content)
+    repo.git("add", "-A")
+    return repo
+
+
+def test_the_hook_blocks_escaped_keys_and_prints_no_piece(staged: GitRepo) -> None:
+    install(staged.root)
+    proc = subprocess.run(
+        ["git", "commit", "-q", "-m", "add config"],
+        cwd=staged.root,
+        env=git_env(),
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    assert proc.returncode != 0, "the hook let the escaped keys through"
+    _clean(proc.stdout + proc.stderr, "the pre-commit hook")
+    reported = {line.split(":", 1)[0] for line in (proc.stdout + proc.stderr).splitlines()}
+    assert set(ESCAPED) <= reported
+    assert "leaks/i18n.json" not in reported
+
+
+def test_scan_reports_escaped_keys_and_prints_no_piece(staged: GitRepo) -> None:
+    run = _run(["scan", "--staged", "--format", "json"], staged.root)
+    assert run.returncode == 1, run.stderr
+    _clean(run.stdout + run.stderr, "scan --format json")
+    found = json.loads(run.stdout)["findings"]
+    assert sorted(f["path"] for f in found) == ESCAPED
+    assert sorted(f["rule"] for f in found) == ["aws-access-key-id", "github-pat"]
+
+
+def test_build_holds_no_piece(tmp_path: Path) -> None:
+    repo = GitRepo(tmp_path / "repo")
+    repo.commit(FILES, "config")
+    issue = tmp_path / "issue.txt"
+    issue.write_text("Client fails\n\nSee leaks/config.json and leaks/client.js.\n", encoding="utf-8")
+    target = tmp_path / "package.md"
+    args = ["build", "--repo", str(repo.root), "--task", PROFILE, "-o", str(target)]
+    run = _run([*args, "--issue-file", str(issue)], repo.root)
+    assert run.returncode == 0, run.stderr
+    package = target.read_text(encoding="utf-8")
+    _clean(run.stdout + run.stderr + package, "build")
+    for path in [*ESCAPED, "leaks/i18n.json"]:
+        assert path in package, f"{path} was not packed"
+    assert package.count("[REDACTED:") >= 2
+    assert "\\u00e7a va" in package  # ordinary escapes stay

@@ -1,0 +1,120 @@
+"""Secrets written with ``\\uXXXX`` escapes (escapes.py): found, redacted whole, nothing shown.
+
+Every value is generated at run time (:mod:`ctxaction.secure.synth`) and escaped here, so no
+source line holds a secret, plain or escaped.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+
+import pytest
+
+from ctxaction.secure import redact, scan
+from ctxaction.secure.detect import LONG_LINE
+from ctxaction.secure.escapes import Decoded, escaped_lines
+from ctxaction.secure.synth import expand
+
+# (rule, literal prefix, template)
+SECRETS = [
+    ("github-pat", "ghp_", "<<gh:ghp>>"),
+    ("stripe-secret-key", "sk_live_", "sk_live_<<alnum:32>>"),
+    ("aws-access-key-id", "AKIA", "AKIA<<b32:16>>"),
+    ("slack-bot-token", "xoxb-", "xoxb-<<digits:12>>-<<digits:13>>-<<alnum:24>>"),
+]
+
+
+def _escape(value: str, count: int, upper: bool = False) -> str:
+    """The first ``count`` characters of ``value`` as ``\\uXXXX`` escapes."""
+    form = "\\u{:04X}" if upper else "\\u{:04x}"
+    return "".join(form.format(ord(ch)) for ch in value[:count]) + value[count:]
+
+
+Layout = Callable[[str], str]
+LAYOUTS: dict[str, tuple[str, Layout]] = {
+    "json": ("config.json", lambda v: '{\n  "service": {"name": "billing", "key": "' + v + '"}\n}\n'),
+    "json, one line": ("config.json", lambda v: '{"a":1,"b":"' + v + '","c":[1,2]}'),
+    "js": ("client.js", lambda v: "const k = '" + v + "';\nexport default k;\n"),
+    "java": ("A.java", lambda v: 'class A { static final String K = "' + v + '"; }\n'),
+    "python": ("keys.py", lambda v: 'K = "' + v + '"\n'),
+}
+CASES = [(rule, prefix, template, layout) for rule, prefix, template in SECRETS for layout in LAYOUTS]
+
+
+@pytest.mark.parametrize(("rule", "prefix", "template", "layout"), CASES)
+def test_an_escaped_secret_is_found_and_redacted_whole(
+    rule: str, prefix: str, template: str, layout: str
+) -> None:
+    secret = expand(template, f"escaped-{rule}")
+    path, shape = LAYOUTS[layout]
+    rest = secret[len(prefix) :]
+    windows = {rest[i : i + 6] for i in range(len(rest) - 5)}
+    # The prefix escaped, the whole value escaped, upper-case hex, one character of the prefix.
+    for count, upper in ((len(prefix), False), (len(secret), False), (len(prefix), True), (1, False)):
+        text = shape(_escape(secret, count, upper))
+        redacted, findings = redact(text, path)
+        assert [f.rule for f in findings] == [rule], f"{layout}: {count} escaped"
+        assert redacted.count("\n") == text.count("\n")
+        shown = redacted + "".join(f.preview for f in findings)
+        # A count, not the pieces: a failing assertion prints its operands.
+        assert sum(w in shown for w in windows) == 0, f"{layout}: {count} escaped"
+        assert "\\u" not in redacted, f"{layout}: an escape of the value was left"
+
+
+def test_an_escaped_secret_keeps_the_fingerprint_of_the_plain_one() -> None:
+    secret = expand("<<gh:ghp>>", "escaped-fingerprint")
+    (plain,) = scan(f'{{"token": "{secret}"}}', "a.json")
+    (escaped,) = scan(f'{{"token": "{_escape(secret, 4)}"}}', "a.json")
+    assert escaped.fingerprint == plain.fingerprint
+    assert escaped.preview.count("****") == 1 and "\\u" not in escaped.preview
+
+
+def test_an_escaped_password_is_judged_under_its_name() -> None:
+    value = expand("<<pw:16>>", "escaped-password")
+    text = '{"db": {"password": "' + _escape(value, len(value)) + '"}}\n'
+    assert [f.rule for f in scan(text, "settings.json")] == ["generic-password"]
+
+
+def test_an_escaped_secret_in_a_minified_line_is_found() -> None:
+    secret = expand("<<gh:ghp>>", "escaped-minified")
+    filler = "var a=1;" * (LONG_LINE // 4)
+    line = filler + 'var k="' + _escape(secret, 4) + '";' + filler
+    redacted, findings = redact(line, "bundle.min.js")
+    assert [f.rule for f in findings] == ["github-pat"]
+    assert secret[10:30] not in redacted
+
+
+BENIGN = {
+    # Translations, HTML escaped by a JSON encoder, words written with escapes, an escaped
+    # backslash (the text ``\\u0041…``, no escape), a lone surrogate.
+    "i18n.json": (
+        '{"greeting": "Bonjour, \\u00e7a va ? \\u00c9t\\u00e9",\n'
+        ' "link": "\\u003ca href=\\u0022x\\u0022\\u003e"}\n'
+    ),
+    "words.json": '{"title": "\\u0048\\u0065llo \\u0057orld", "token_type": "\\u0042earer"}\n',
+    "regex.js": "const re = /\\\\u0041\\\\u004b[A-Z0-9]{16}/;\nconst s = '\\\\u0067\\\\u0068p_';\n",
+    "emoji.json": '{"face": "\\ud83d\\ude00", "x": "\\u0041\\u0042\\u0043"}\n',
+}
+
+
+@pytest.mark.parametrize("path", list(BENIGN))
+def test_ordinary_escapes_are_not_flagged(path: str) -> None:
+    assert scan(BENIGN[path], path) == []
+
+
+def test_an_escaped_backslash_is_kept_as_written() -> None:
+    text = 'a "\\\\u0041" b "\\u0041"'
+    decoded = Decoded(text, [(0, len(text))])
+    assert decoded.text == 'a "\\\\u0041" b "A"\n\n'
+    assert decoded.locate(decoded.text.index("A"), decoded.text.index("A") + 1) == (15, 21)
+    assert decoded.locate(0, 3) is None  # no escape in it: the plain scan saw it
+
+
+def test_each_escaped_line_is_read_once() -> None:
+    text = "x\n" + "\\u0041" * 100 + "\n" + "y" * (3 * LONG_LINE) + "\\u0042" * 3 + "\n"
+    marks = [i for i in range(len(text)) if text.startswith("\\u00", i)]
+    spans = escaped_lines(text, marks, LONG_LINE)
+    assert spans[0] == (2, 2 + 600)
+    assert len(spans) == 2 and spans[1][1] - spans[1][0] <= LONG_LINE
+    assert all(a[1] <= b[0] for a, b in itertools.pairwise(spans))
