@@ -131,10 +131,10 @@ class Detector:
         if not text or (allow.paths_ready and allow.path_allowed(path)):
             return []
         spots: list[int] = []
-        marks: list[int] = []
+        marks: list[tuple[int, int]] = []
         hits, lines = self._match(text, path, spots, marks)
-        escapes = [mark for mark in marks if text[mark] == "\\"]
-        joints = marks if not escapes else [mark for mark in marks if text[mark] != "\\"]
+        escapes = [start for start, _ in marks if text[start] == "\\"]
+        joints = marks if not escapes else [mark for mark in marks if text[mark[0]] != "\\"]
         if joints:
             # A key cut inside its keyword holds no keyword on any line: where pieces meet across one.
             assert self._triggers is not None
@@ -152,7 +152,7 @@ class Detector:
         return self._findings(_resolve(hits), lines)
 
     def _match(
-        self, text: str, path: str, spots: list[int] | None, marks: list[int] | None = None
+        self, text: str, path: str, spots: list[int] | None, marks: list[tuple[int, int]] | None = None
     ) -> tuple[list[_Hit], _Lines | None]:
         """Every rule's accepted matches in ``text``, and its lines once a regex matched; where
         keywords were found goes to ``spots``, where the markers of places string pieces meet

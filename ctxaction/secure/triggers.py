@@ -96,10 +96,14 @@ class Triggers:
 
 
 def segments(
-    triggers: Triggers, text: str, long_line: int, spots: list[int] | None, marks: list[int] | None = None
+    triggers: Triggers,
+    text: str,
+    long_line: int,
+    spots: list[int] | None,
+    marks: list[tuple[int, int]] | None = None,
 ) -> Iterator[tuple[int, int, int, bool]]:
     """``(rule index, start, end, clipped)``: where each woken rule's regex must run; every
-    keyword hit's offset is added to ``spots`` and every marker's to ``marks`` (when given).
+    keyword hit's offset is added to ``spots`` and every marker's span to ``marks`` (when given).
 
     An anchored rule is tried once, right at the keyword (``end`` is -1). Otherwise a segment is
     the hit's line with the newline on either side (patterns may begin or end on a ``\\s``), the
@@ -113,7 +117,7 @@ def segments(
     for indexes, start, end in triggers.hits(text):
         if indexes[0] == MARKER:
             if marks is not None:
-                marks.append(start)
+                marks.append((start, end))
             continue
         if spots is not None:
             spots.append(start)
