@@ -226,14 +226,14 @@ def _assign(words: str) -> str:
     return (
         rf"(?i)(?P<key>(?:{words})[\w.\-]{{0,30}}?)['\"]?\]?(?:\[\])?[ \t]{{0,4}}"
         # ``setPassword("…")`` (the ``label`` group marks a call), ``password == "…"`` (a
-        # hard-coded comparison), then the assignment forms of code and config. A comma
-        # separates a quoted key from a quoted value (``setdefault("KEY", "v")``,
-        # ``os.environ.get("KEY", default="v")``); an unquoted argument after it is a variable.
-        # A fallback after a lookup is a value too (``process.env.KEY || "v"``, ``?? "v"``,
-        # PHP's ``?: "v"``, ``os.getenv("KEY") or "v"``).
-        r"(?:(?P<label>\()(?=[ \t]{0,4}['\"`])|===?(?=[ \t]{0,4}['\"`])|=|:=|::=|=>|:|\?=|\|\|=|"
-        r"(?<=['\"]),(?:[ \t]{0,4}default[ \t]{0,2}=)?(?=[ \t]{0,4}['\"`])|"
-        r"(?:\)[ \t]{0,4})?(?:\|\||\?\?|\?:|(?<=[ \t)])or(?=[ \t]))(?=[ \t]{0,4}['\"`]))"
+        # hard-coded comparison), a comma after a quoted key (``setdefault("KEY", "v")``,
+        # ``os.environ.get("KEY", default="v")``) and a fallback after a lookup
+        # (``process.env.KEY || "v"``, ``?? "v"``, PHP's ``?: "v"``, ``os.getenv("KEY") or "v"``)
+        # count only before a quoted value (an unquoted argument is a variable); then the
+        # assignment forms of code and config. (One lookahead for the first group: the pattern is
+        # compiled on every hook run, and its size is what that costs.)
+        r"(?:(?:(?P<label>\()|===?|,(?<=['\"],)(?:[ \t]{0,4}default[ \t]{0,2}=)?|"
+        r"\)?[ \t]{0,4}(?:\|\||\?[?:]|(?<=[ \t])or))(?=[ \t]{0,4}['\"`])|=|:=|::=|=>|:|\?=|\|\|=)"
         # A value in parentheses (``DB_PASSWORD = ("…")``, a one-element tuple ``("…",)``).
         r"[ \t]{0,4}(?:\((?=[ \t]{0,4}['\"`])[ \t]{0,4})?(?:[@!]?(?P<q>['\"`]))?" + _VALUE
     )
