@@ -70,17 +70,20 @@ def _joint_markers() -> tuple[str, ...]:
     line; or nothing, the next piece starting its line (at an indentation of up to 40 spaces or
     6 tabs, after a ``+`` or not) in the same quote. A bare quote at a line's end is not one of
     them: it ends a line of ordinary code in every file, and each such hit would cost more than
-    a search of its own. Lowercase, as the pass reads the lowercased text."""
+    a search of its own. Except before ``\\r\\n``: the indentations again for CRLF would make the
+    automaton (built on every hook run) a third larger, and only CRLF files pay for the hits.
+    Lowercase, as the pass reads the lowercased text."""
     quotes = "\"'`"
     operators = ("+", " +", "+ ", " + ", "&", " & ", ".", " . ", "..", " .. ")
     prefixes = ("f", "r", "b", "u", "l", "rb", "br", "fr", "rf", "u8", "@", "$")
     between = (" ", *operators, *(" " + prefix for prefix in prefixes))
     trails = ("+", " +", "&", " &", " .", " ..", "\\", " \\")
     indents = (*(" " * n for n in range(41)), *("\t" * n for n in range(1, 7)))
-    starts = [brk + indent + lead for brk in ("\n", "\r\n") for indent in indents for lead in ("", "+ ")]
+    starts = ["\n" + indent + lead for indent in indents for lead in ("", "+ ")]
     return (
         *(q + gap + r for q in quotes for gap in between for r in quotes),
         *(q + trail + brk for q in quotes for trail in trails for brk in "\n\r"),
+        *(q + "\r" for q in quotes),
         *(q + start + q for q in quotes for start in starts),
     )
 

@@ -18,13 +18,14 @@ to the text as written.
 from __future__ import annotations
 
 import bisect
-import string
 from collections.abc import Iterable
 
 from ctxaction.secure.lazyre import LazyPattern
 
 # Lowercase, as the keyword pass reads the lowercased text (``\u004A`` is found as ``\u004a``).
-ESCAPE_MARKERS = tuple(f"\\u{ord(ch):04x}" for ch in string.ascii_letters + string.digits + "_-")
+# (The characters are spelled out: ``string`` would be one more module for every hook run.)
+_TOKEN_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"
+ESCAPE_MARKERS = tuple(f"\\u{ord(ch):04x}" for ch in _TOKEN_CHARS)
 # An escape: ``\uXXXX``, or any other backslash and the character it escapes (kept as written).
 _ESCAPE = LazyPattern(r"\\(?:u([0-9a-fA-F]{4})|.)")
 
