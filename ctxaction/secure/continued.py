@@ -198,22 +198,29 @@ class _Text:
 
 
 def junctions(
-    text: str, joints: Iterable[tuple[int, int]], cut: Callable[[str, str], bool], width: int
+    text: str, joints: Iterable[tuple[int, int]], cut: Callable[[str, str], bool], width: int, long_line: int
 ) -> list[int]:
-    """The ``joints`` (spans of :data:`JOINT_MARKERS` strings the keyword pass found) at which two
-    pieces meet with a keyword cut between them: the offset of the first piece's closing quote,
-    a spot on its line for :func:`chains`. ``cut(left, right)`` says whether a keyword runs from
-    the end of ``left`` into ``right``; ``width`` characters either side are enough to hold one.
-    Nearly every joint fails on the character before it or after it, before any regex is run
-    (or compiled: a commit of ordinary code needs none)."""
+    """The ``joints`` (spans of :data:`JOINT_MARKERS` strings the keyword pass found, in text
+    order) at which two pieces meet with a keyword cut between them: the offset of the first
+    piece's closing quote, a spot on its line for :func:`chains`. ``cut(left, right)`` says
+    whether a keyword runs from the end of ``left`` into ``right``; ``width`` characters either
+    side are enough to hold one. Nearly every joint fails on the character before it or after it,
+    before any regex is run (or compiled: a commit of ordinary code needs none); joints on a line
+    longer than ``long_line`` are passed over, as :func:`chains` would join nothing there."""
     spots = []
+    skip_to = -1  # the end of a long line found before
     for start, end in joints:
-        if not start or text[start - 1] not in _KEY_CHARS:
+        if start < skip_to or not start or text[start - 1] not in _KEY_CHARS:
             continue
         if text[end - 1] in "\"'`" and (end == len(text) or text[end] not in _KEY_CHARS):
             continue  # the marker ends at the next piece's opening quote
         meeting = _JUNCTION.compiled.match(text, start)
-        if meeting and cut(text[max(0, start - width) : start], text[meeting.end() : meeting.end() + width]):
+        if meeting is None:
+            continue
+        if text.rfind("\n", max(0, start - long_line), start) < 0 and start >= long_line:
+            skip_to = text.find("\n", start) % (len(text) + 1)  # no newline: the rest of the text
+            continue
+        if cut(text[max(0, start - width) : start], text[meeting.end() : meeting.end() + width]):
             spots.append(start)
     return spots
 

@@ -138,7 +138,7 @@ class Detector:
         if joints:
             # A key cut inside its keyword holds no keyword on any line: where pieces meet across one.
             assert self._triggers is not None
-            cut = junctions(text, joints, self._triggers.cut, self._triggers.longest)
+            cut = junctions(text, joints, self._triggers.cut, self._triggers.longest, LONG_LINE)
             if cut:
                 spots = sorted(spots + cut)
         found = self._joined(text, path, spots) if spots else []

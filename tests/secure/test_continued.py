@@ -11,7 +11,7 @@ from collections.abc import Callable
 import pytest
 
 from ctxaction.secure import redact, scan
-from ctxaction.secure.continued import MAX_LINES, chains
+from ctxaction.secure.continued import MAX_LINES, chains, junctions
 from ctxaction.secure.detect import LONG_LINE
 from ctxaction.secure.synth import expand
 
@@ -258,3 +258,16 @@ def test_an_escaped_backslash_splices_nothing() -> None:
     assert chains(text, [text.index("ghp_")], "a.c", LONG_LINE) == []
     spliced = f'x = "{secret[:14]}\\\n{secret[14:]}"\n'
     assert len(chains(spliced, [spliced.index("ghp_")], "a.c", LONG_LINE)) == 1
+
+
+def test_meetings_on_a_long_line_are_passed_over() -> None:
+    # Minified code: past LONG_LINE characters of one line, a meeting costs no keyword check (the
+    # chains would join nothing there anyway), so a line of many pieces stays linear.
+    secret = expand("<<gh:ghp>>", "split-long-prefix")
+    line = '"ab" "cd" ' * LONG_LINE + f'k = "gh" "{secret[2:]}";'
+    joints = [(i, i + 3) for i in range(len(line)) if line.startswith('" "', i)]
+    checked: list[int] = []
+    spots = junctions(line, joints, lambda left, right: checked.append(len(left)) is None, 40, LONG_LINE)
+    assert len(joints) >= 2 * LONG_LINE and len(checked) <= LONG_LINE // 5 + 1  # one meeting in 5 characters
+    assert all(spot < LONG_LINE for spot in spots)
+    assert scan(line + "\n", "bundle.min.js") == []
