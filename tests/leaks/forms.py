@@ -13,8 +13,13 @@ What must never appear: any 12-character piece of a secret (the random part a ru
 from __future__ import annotations
 
 import base64
+import os
 import random
+import subprocess
+import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ctxaction.secure import scan
 from ctxaction.secure.rules import ALL_RULES
@@ -210,3 +215,29 @@ def build_forms() -> Forms:
     forms.files[".github/context-packages.yaml"] = CONFIG
     forms.files["src/upload.py"] = "def upload(bucket):\n    return bucket.put('x')\n"
     return forms
+
+
+def key_pieces_leaked(keys: Mapping[str, tuple[str, str]], text: str, window: int) -> int:
+    """How many runs of ``window`` characters of the keys' own parts (each key past its public
+    prefix; ``keys``: name -> (value, prefix)) appear in ``text``. A count, never the pieces: a
+    failing assertion prints its operands."""
+    found = 0
+    for value, prefix in keys.values():
+        rest = value[len(prefix) :]
+        found += sum(rest[i : i + window] in text for i in range(len(rest) - window + 1))
+    return found
+
+
+def run_ctxaction(args: list[str], cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """``python -m ctxaction ARGS`` in ``cwd``, without the GitHub token variables, output captured."""
+    env = {k: v for k, v in os.environ.items() if k not in ("GITHUB_TOKEN", "GH_TOKEN")}
+    return subprocess.run(
+        [sys.executable, "-m", "ctxaction", *args],
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )

@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,7 +19,7 @@ import pytest
 from ctxaction.hook import install
 from ctxaction.secure.synth import expand
 from tests.gitrepo import GitRepo, git_env
-from tests.leaks.forms import CONFIG, PROFILE
+from tests.leaks.forms import CONFIG, PROFILE, key_pieces_leaked, run_ctxaction
 
 TIMEOUT = 300
 WINDOW = 8  # no run of this many characters of a key's own part may appear anywhere
@@ -95,33 +93,12 @@ FILES = _files()
 SPLIT = sorted(path for path in FILES if path.startswith("leaks/") and path != "leaks/queries.py")
 
 
-def _leaks(text: str) -> int:
-    """How many runs of WINDOW characters of any key's own part (after its prefix) ``text`` holds."""
-    found = 0
-    for value, prefix in KEYS.values():
-        rest = value[len(prefix) :]
-        found += sum(rest[i : i + WINDOW] in text for i in range(len(rest) - WINDOW + 1))
-    return found
-
-
 def _clean(text: str, where: str) -> None:
     # A count, not the pieces: a failing assertion prints its operands.
-    count = _leaks(text)
+    count = key_pieces_leaked(KEYS, text, WINDOW)
     assert count == 0, f"{count} piece(s) of a split key leaked through {where}"
 
 
-def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("GITHUB_TOKEN", "GH_TOKEN")}
-    return subprocess.run(
-        [sys.executable, "-m", "ctxaction", *args],
-        cwd=cwd,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT,
-        check=False,
-    )
 
 
 @pytest.fixture(scope="module")
@@ -153,7 +130,7 @@ def test_the_hook_blocks_every_split_key_and_prints_no_piece(staged: GitRepo) ->
 
 @pytest.mark.parametrize("fmt", ["text", "json", "sarif"])
 def test_scan_reports_every_split_key_and_prints_no_piece(staged: GitRepo, fmt: str) -> None:
-    run = _run(["scan", "--staged", "--format", fmt], staged.root)
+    run = run_ctxaction(["scan", "--staged", "--format", fmt], staged.root)
     assert run.returncode == 1, run.stderr
     _clean(run.stdout + run.stderr, f"scan --format {fmt}")
     for path in SPLIT:
@@ -177,7 +154,7 @@ def test_build_in_each_format_holds_no_piece(committed: GitRepo, fmt: str, tmp_p
     args = ["build", "--repo", str(committed.root), "--task", PROFILE, "--format", fmt, "-o", str(target)]
     issue = tmp_path / "issue.txt"
     issue.write_text("Billing client fails\n\nSee leaks/billing.py and leaks/keys.py.\n", encoding="utf-8")
-    run = _run([*args, "--issue-file", str(issue)], committed.root)
+    run = run_ctxaction([*args, "--issue-file", str(issue)], committed.root)
     assert run.returncode == 0, run.stderr
     package = target.read_text(encoding="utf-8")
     _clean(run.stdout + run.stderr + package, f"build --format {fmt}")
@@ -191,6 +168,6 @@ def test_explain_holds_no_piece(committed: GitRepo, tmp_path: Path) -> None:
     issue = tmp_path / "issue.txt"
     issue.write_text("Slack client fails\n\nSee leaks/client.js and leaks/values.yaml.\n", encoding="utf-8")
     args = ["explain", "--repo", str(committed.root), "--task", PROFILE, "--issue-file", str(issue)]
-    run = _run(args, committed.root)
+    run = run_ctxaction(args, committed.root)
     assert run.returncode == 0, run.stderr
     _clean(run.stdout + run.stderr, "explain")

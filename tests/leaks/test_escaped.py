@@ -9,9 +9,7 @@ escapes that must stay as it is. The values are generated and escaped at run tim
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,7 +17,7 @@ import pytest
 from ctxaction.hook import install
 from ctxaction.secure.synth import expand
 from tests.gitrepo import GitRepo, git_env
-from tests.leaks.forms import CONFIG, PROFILE
+from tests.leaks.forms import CONFIG, PROFILE, key_pieces_leaked, run_ctxaction
 
 TIMEOUT = 300
 WINDOW = 8
@@ -51,26 +49,11 @@ ESCAPED = ["leaks/client.js", "leaks/config.json"]
 
 
 def _clean(text: str, where: str) -> None:
-    found = 0
-    for value, prefix in KEYS.values():
-        rest = value[len(prefix) :]
-        found += sum(rest[i : i + WINDOW] in text for i in range(len(rest) - WINDOW + 1))
+    found = key_pieces_leaked(KEYS, text, WINDOW)
     # A count, not the pieces: a failing assertion prints its operands.
     assert found == 0, f"{found} piece(s) of an escaped key leaked through {where}"
 
 
-def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("GITHUB_TOKEN", "GH_TOKEN")}
-    return subprocess.run(
-        [sys.executable, "-m", "ctxaction", *args],
-        cwd=cwd,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT,
-        check=False,
-    )
 
 
 @pytest.fixture(scope="module")
@@ -101,7 +84,7 @@ def test_the_hook_blocks_escaped_keys_and_prints_no_piece(staged: GitRepo) -> No
 
 
 def test_scan_reports_escaped_keys_and_prints_no_piece(staged: GitRepo) -> None:
-    run = _run(["scan", "--staged", "--format", "json"], staged.root)
+    run = run_ctxaction(["scan", "--staged", "--format", "json"], staged.root)
     assert run.returncode == 1, run.stderr
     _clean(run.stdout + run.stderr, "scan --format json")
     found = json.loads(run.stdout)["findings"]
@@ -116,7 +99,7 @@ def test_build_holds_no_piece(tmp_path: Path) -> None:
     issue.write_text("Client fails\n\nSee leaks/config.json and leaks/client.js.\n", encoding="utf-8")
     target = tmp_path / "package.md"
     args = ["build", "--repo", str(repo.root), "--task", PROFILE, "-o", str(target)]
-    run = _run([*args, "--issue-file", str(issue)], repo.root)
+    run = run_ctxaction([*args, "--issue-file", str(issue)], repo.root)
     assert run.returncode == 0, run.stderr
     package = target.read_text(encoding="utf-8")
     _clean(run.stdout + run.stderr + package, "build")

@@ -67,14 +67,22 @@ def test_split_secret_is_found_and_redacted_whole(rule: str, prefix: str, templa
     secret = expand(template, f"split-{rule}")
     path, layout = SHAPES[shape]
     for pieces in _cuts(secret, prefix):
-        text = layout(pieces)
-        redacted, findings = redact(text, path)
-        assert [f.rule for f in findings] == [rule], f"{shape}: {len(pieces)} pieces"
-        assert redacted.count("\n") == text.count("\n")
-        shown = redacted + "".join(f.preview for f in findings)
-        # A count, not the pieces: a failing assertion prints its operands.
-        assert sum(w in shown for w in _windows(secret, prefix)) == 0, f"{shape}: {len(pieces)} pieces"
-        assert sum(len(p) >= 4 and p in shown for p in pieces[1:]) == 0
+        label = f"{shape}: {len(pieces)} pieces"
+        _assert_redacted_whole(layout(pieces), path, rule, secret, prefix, pieces[1:], label)
+
+
+def _assert_redacted_whole(
+    text: str, path: str, rule: str, secret: str, prefix: str, pieces: list[str], label: str
+) -> None:
+    """One finding of ``rule``, lines kept, and no window of the secret's own part nor any of
+    ``pieces`` (4+ characters) left in the redacted text or the previews."""
+    redacted, findings = redact(text, path)
+    assert [f.rule for f in findings] == [rule], label
+    assert redacted.count("\n") == text.count("\n")
+    shown = redacted + "".join(f.preview for f in findings)
+    # A count, not the pieces: a failing assertion prints its operands.
+    assert sum(w in shown for w in _windows(secret, prefix)) == 0, label
+    assert sum(len(p) >= 4 and p in shown for p in pieces) == 0, label
 
 
 # A cut inside the literal prefix (``"gh" "p_…"``) leaves no keyword whole on any line: the
@@ -109,14 +117,8 @@ def test_a_secret_cut_inside_its_prefix_is_found_and_redacted_whole(
     cuts = [[secret[:cut], secret[cut:]] for cut in range(1, p)]
     cuts.append([secret[: p // 2], secret[p // 2 : p], secret[p:]])
     for pieces in cuts:
-        text = layout(pieces)
-        redacted, findings = redact(text, path)
-        assert [f.rule for f in findings] == [rule], f"{shape}: cut at {len(pieces[0])}"
-        assert redacted.count("\n") == text.count("\n")
-        shown = redacted + "".join(f.preview for f in findings)
-        # A count, not the pieces: a failing assertion prints its operands.
-        assert sum(w in shown for w in _windows(secret, prefix)) == 0, f"{shape}: cut at {len(pieces[0])}"
-        assert sum(len(p) >= 4 and p in shown for p in pieces) == 0
+        label = f"{shape}: cut at {len(pieces[0])}"
+        _assert_redacted_whole(layout(pieces), path, rule, secret, prefix, pieces, label)
 
 
 @pytest.mark.parametrize("shape", list(SHAPES))
