@@ -24,6 +24,7 @@ from pathlib import Path
 from ctxaction.secure import scan
 from ctxaction.secure.rules import ALL_RULES
 from ctxaction.secure.synth import CLASSES, expand_parts, split_example
+from tests.gitrepo import GitRepo
 
 PUNCTUATION = (".", "!", "?", ":", "/", "-", "#", ">", ",", ";", "")
 PIECE = 12
@@ -241,3 +242,12 @@ def run_ctxaction(args: list[str], cwd: Path, timeout: float = 300) -> subproces
         timeout=timeout,
         check=False,
     )
+
+
+def staged_repo(root: Path, files: Mapping[str, str]) -> GitRepo:
+    """A new repository at ``root`` with ``files`` written and staged, nothing committed."""
+    repo = GitRepo(root)
+    for path, content in files.items():
+        repo.write(path, content)
+    repo.git("add", "-A")
+    return repo

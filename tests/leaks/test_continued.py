@@ -19,7 +19,7 @@ import pytest
 from ctxaction.hook import install
 from ctxaction.secure.synth import expand
 from tests.gitrepo import GitRepo, git_env
-from tests.leaks.forms import CONFIG, PROFILE, key_pieces_leaked, run_ctxaction
+from tests.leaks.forms import CONFIG, PROFILE, key_pieces_leaked, run_ctxaction, staged_repo
 
 TIMEOUT = 300
 WINDOW = 8  # no run of this many characters of a key's own part may appear anywhere
@@ -99,15 +99,9 @@ def _clean(text: str, where: str) -> None:
     assert count == 0, f"{count} piece(s) of a split key leaked through {where}"
 
 
-
-
 @pytest.fixture(scope="module")
 def staged(tmp_path_factory: pytest.TempPathFactory) -> GitRepo:
-    repo = GitRepo(tmp_path_factory.mktemp("split-staged") / "repo")
-    for path, content in FILES.items():
-        repo.write(path, content)
-    repo.git("add", "-A")
-    return repo
+    return staged_repo(tmp_path_factory.mktemp("split-staged") / "repo", FILES)
 
 
 def test_the_hook_blocks_every_split_key_and_prints_no_piece(staged: GitRepo) -> None:

@@ -17,7 +17,7 @@ import pytest
 from ctxaction.hook import install
 from ctxaction.secure.synth import expand
 from tests.gitrepo import GitRepo, git_env
-from tests.leaks.forms import CONFIG, PROFILE, key_pieces_leaked, run_ctxaction
+from tests.leaks.forms import CONFIG, PROFILE, key_pieces_leaked, run_ctxaction, staged_repo
 
 TIMEOUT = 300
 WINDOW = 8
@@ -54,15 +54,9 @@ def _clean(text: str, where: str) -> None:
     assert found == 0, f"{found} piece(s) of an escaped key leaked through {where}"
 
 
-
-
 @pytest.fixture(scope="module")
 def staged(tmp_path_factory: pytest.TempPathFactory) -> GitRepo:
-    repo = GitRepo(tmp_path_factory.mktemp("escaped-staged") / "repo")
-    for path, content in FILES.items():
-        repo.write(path, content)
-    repo.git("add", "-A")
-    return repo
+    return staged_repo(tmp_path_factory.mktemp("escaped-staged") / "repo", FILES)
 
 
 def test_the_hook_blocks_escaped_keys_and_prints_no_piece(staged: GitRepo) -> None:
