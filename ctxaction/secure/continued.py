@@ -11,9 +11,8 @@ line after it) and the rules run over those lines; a hit is mapped back to the s
 where it covers every piece and the quotes, operators and line breaks between them, so the
 redaction takes all of it.
 
-A key cut inside its keyword (``"gh" "p_…"``) puts no keyword on any line. The keyword pass
-looks for :data:`JOINT_MARKERS` too, the strings that stand where two pieces meet; a meeting
-with a keyword running across it (:func:`junctions`) starts a chain like a keyword line.
+A key cut inside its keyword (``"gh" "p_…"``) puts no keyword on any line: where two pieces
+meet across one (:mod:`ctxaction.secure.junctions`) starts a chain like a keyword line.
 
 Cost stays proportional to the lines holding a rule keyword or a meeting, never a second pass
 over the text: only those lines start a chain, a chain reaches at most :data:`MAX_LINES` lines,
@@ -24,7 +23,7 @@ blobs) are never read whole, so they join nothing.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from ctxaction.secure.lazyre import LazyPattern
 
@@ -40,7 +39,7 @@ _OPERATOR = r"(?:[+&]|\.\.?)"
 _PREFIX = r"(?:[rRbBuUfFL]{1,2}|u8|[@$])?"
 _TRAIL = rf"[ \t]*(?:(?:{_OPERATOR}|\\)[ \t]*)?"  # after a piece, up to the line break
 _LEAD = rf"[ \t]*(?:{_OPERATOR}[ \t]*)?{_PREFIX}"  # from the line's start to a piece
-_GAP = LazyPattern(rf"{_TRAIL}(?:\r?\n{_LEAD}|{_PREFIX})")
+GAP = LazyPattern(rf"{_TRAIL}(?:\r?\n{_LEAD}|{_PREFIX})")
 # Only a line that ends (starts) this way may continue onto the next (from the previous) line:
 # the neighbour is read only then.
 _LINE_END = LazyPattern(rf"{_TRAIL}\r?")
@@ -55,40 +54,6 @@ _MEETING = LazyPattern(
 # How far past a line's ends a meeting across its line breaks is looked for (blanks and an
 # operator between the piece and the break).
 _MARGIN = 64
-# Where a cut may fall inside a keyword (``"gh" "p_…"``, ``'AK' + 'IA…'``), which leaves no
-# keyword whole on any line: a keyword character, a closing quote, what may stand between two
-# pieces, an opening quote and a keyword character.
-_JUNCTION = LazyPattern(rf"(?<=[\w.\-])['\"`]{_GAP.pattern}['\"`](?=[\w.\-])")
-_KEY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
-
-
-def _joint_markers() -> tuple[str, ...]:
-    """What the keyword pass also looks for, so that finding junctions costs no pass of its own:
-    a closing quote and what follows it up to the next piece's opening quote, in the layouts
-    that string pieces take. On one line: a blank, an operator with or without blanks, or a blank
-    and a literal prefix (``" f"``). Across a line break: an operator or a backslash ending the
-    line; or nothing, the next piece starting its line (at an indentation of up to 40 spaces or
-    6 tabs, after a ``+`` or not) in the same quote. A bare quote at a line's end is not one of
-    them: it ends a line of ordinary code in every file, and each such hit would cost more than
-    a search of its own. Except before ``\\r\\n``: the indentations again for CRLF would make the
-    automaton (built on every hook run) a third larger, and only CRLF files pay for the hits.
-    Lowercase, as the pass reads the lowercased text."""
-    quotes = "\"'`"
-    operators = ("+", " +", "+ ", " + ", "&", " & ", ".", " . ", "..", " .. ")
-    prefixes = ("f", "r", "b", "u", "l", "rb", "br", "fr", "rf", "u8", "@", "$")
-    between = (" ", *operators, *(" " + prefix for prefix in prefixes))
-    trails = ("+", " +", "&", " &", " .", " ..", "\\", " \\")
-    indents = (*(" " * n for n in range(41)), *("\t" * n for n in range(1, 7)))
-    starts = ["\n" + indent + lead for indent in indents for lead in ("", "+ ")]
-    return (
-        *(q + gap + r for q in quotes for gap in between for r in quotes),
-        *(q + trail + brk for q in quotes for trail in trails for brk in "\n\r"),
-        *(q + "\r" for q in quotes),
-        *(q + start + q for q in quotes for start in starts),
-    )
-
-
-JOINT_MARKERS = _joint_markers()
 # A literal left open at its line's end by a backslash, searched after the line's closed literals
 # (an escape is read as two characters: a literal ending in two backslashes ends in an escaped
 # backslash, not a splice); and the rest of the literal on a following line, from its first
@@ -194,35 +159,7 @@ class _Text:
         return found
 
     def linked(self, left: Span, right: Span) -> bool:
-        return _GAP.compiled.fullmatch(self.text, left[1], right[0]) is not None
-
-
-def junctions(
-    text: str, joints: Iterable[tuple[int, int]], cut: Callable[[str, str], bool], width: int, long_line: int
-) -> list[int]:
-    """The ``joints`` (spans of :data:`JOINT_MARKERS` strings the keyword pass found, in text
-    order) at which two pieces meet with a keyword cut between them: the offset of the first
-    piece's closing quote, a spot on its line for :func:`chains`. ``cut(left, right)`` says
-    whether a keyword runs from the end of ``left`` into ``right``; ``width`` characters either
-    side are enough to hold one. Nearly every joint fails on the character before it or after it,
-    before any regex is run (or compiled: a commit of ordinary code needs none); joints on a line
-    longer than ``long_line`` are passed over, as :func:`chains` would join nothing there."""
-    spots = []
-    skip_to = -1  # the end of a long line found before
-    for start, end in joints:
-        if start < skip_to or not start or text[start - 1] not in _KEY_CHARS:
-            continue
-        if text[end - 1] in "\"'`" and (end == len(text) or text[end] not in _KEY_CHARS):
-            continue  # the marker ends at the next piece's opening quote
-        meeting = _JUNCTION.compiled.match(text, start)
-        if meeting is None:
-            continue
-        if text.rfind("\n", max(0, start - long_line), start) < 0 and start >= long_line:
-            skip_to = text.find("\n", start) % (len(text) + 1)  # no newline: the rest of the text
-            continue
-        if cut(text[max(0, start - width) : start], text[meeting.end() : meeting.end() + width]):
-            spots.append(start)
-    return spots
+        return GAP.compiled.fullmatch(self.text, left[1], right[0]) is not None
 
 
 def chains(text: str, spots: Iterable[int], path: str, long_line: int) -> list[list[Span]]:

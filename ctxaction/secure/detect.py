@@ -17,10 +17,11 @@ from collections.abc import Iterable, Sequence
 
 from ctxaction.secure.allow import Allowlist, inline_allowed
 from ctxaction.secure.checksums import failed_checksum
-from ctxaction.secure.continued import JOINT_MARKERS, Joined, chains, junctions
+from ctxaction.secure.continued import Joined, chains
 from ctxaction.secure.entropy import shannon
 from ctxaction.secure.escapes import ESCAPE_MARKERS, Decoded, escaped_lines
 from ctxaction.secure.finding import Finding, fingerprint, preview_line
+from ctxaction.secure.junctions import JOINT_MARKERS, junctions
 from ctxaction.secure.lazyre import LazyPattern
 from ctxaction.secure.placeholders import KNOWN_EXAMPLES, is_fake_token
 from ctxaction.secure.rule import Context, Rule

@@ -11,8 +11,9 @@ from collections.abc import Callable
 import pytest
 
 from ctxaction.secure import redact, scan
-from ctxaction.secure.continued import MAX_LINES, chains, junctions
+from ctxaction.secure.continued import MAX_LINES, chains
 from ctxaction.secure.detect import LONG_LINE
+from ctxaction.secure.junctions import junctions
 from ctxaction.secure.synth import expand
 
 # (rule, literal prefix, template): the prefix is the part a preview may show.
