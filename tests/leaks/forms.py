@@ -24,7 +24,7 @@ from pathlib import Path
 from ctxaction.secure import scan
 from ctxaction.secure.rules import ALL_RULES
 from ctxaction.secure.synth import CLASSES, expand_parts, split_example
-from tests.gitrepo import GitRepo
+from tests.gitrepo import GitRepo, git_env
 
 PUNCTUATION = (".", "!", "?", ":", "/", "-", "#", ">", ",", ";", "")
 PIECE = 12
@@ -251,3 +251,18 @@ def staged_repo(root: Path, files: Mapping[str, str]) -> GitRepo:
         repo.write(path, content)
     repo.git("add", "-A")
     return repo
+
+
+def commit_through_hook(
+    repo: GitRepo, message: str, timeout: float = 300
+) -> subprocess.CompletedProcess[str]:
+    """``git commit`` of what ``repo`` has staged, through the hooks installed in it."""
+    return subprocess.run(
+        ["git", "commit", "-q", "-m", message],
+        cwd=repo.root,
+        env=git_env(),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )

@@ -11,17 +11,22 @@ from __future__ import annotations
 
 import itertools
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from ctxaction.hook import install
 from ctxaction.secure.synth import expand
-from tests.gitrepo import GitRepo, git_env
-from tests.leaks.forms import CONFIG, PROFILE, key_pieces_leaked, run_ctxaction, staged_repo
+from tests.gitrepo import GitRepo
+from tests.leaks.forms import (
+    CONFIG,
+    PROFILE,
+    commit_through_hook,
+    key_pieces_leaked,
+    run_ctxaction,
+    staged_repo,
+)
 
-TIMEOUT = 300
 WINDOW = 8  # no run of this many characters of a key's own part may appear anywhere
 
 
@@ -106,15 +111,7 @@ def staged(tmp_path_factory: pytest.TempPathFactory) -> GitRepo:
 
 def test_the_hook_blocks_every_split_key_and_prints_no_piece(staged: GitRepo) -> None:
     install(staged.root)  # the plain hook: ``python -I -m ctxaction.hook``
-    proc = subprocess.run(
-        ["git", "commit", "-q", "-m", "add clients"],
-        cwd=staged.root,
-        env=git_env(),
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT,
-        check=False,
-    )
+    proc = commit_through_hook(staged, "add clients")
     assert proc.returncode != 0, "the hook let the split keys through"
     _clean(proc.stdout + proc.stderr, "the pre-commit hook")
     reported = {line.split(":", 1)[0] for line in (proc.stdout + proc.stderr).splitlines()}

@@ -9,17 +9,22 @@ escapes that must stay as it is. The values are generated and escaped at run tim
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from ctxaction.hook import install
 from ctxaction.secure.synth import expand
-from tests.gitrepo import GitRepo, git_env
-from tests.leaks.forms import CONFIG, PROFILE, key_pieces_leaked, run_ctxaction, staged_repo
+from tests.gitrepo import GitRepo
+from tests.leaks.forms import (
+    CONFIG,
+    PROFILE,
+    commit_through_hook,
+    key_pieces_leaked,
+    run_ctxaction,
+    staged_repo,
+)
 
-TIMEOUT = 300
 WINDOW = 8
 KEYS = {
     "gh": (expand("<<gh:ghp>>", "escaped-e2e-gh"), "ghp_"),
@@ -61,15 +66,7 @@ def staged(tmp_path_factory: pytest.TempPathFactory) -> GitRepo:
 
 def test_the_hook_blocks_escaped_keys_and_prints_no_piece(staged: GitRepo) -> None:
     install(staged.root)
-    proc = subprocess.run(
-        ["git", "commit", "-q", "-m", "add config"],
-        cwd=staged.root,
-        env=git_env(),
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT,
-        check=False,
-    )
+    proc = commit_through_hook(staged, "add config")
     assert proc.returncode != 0, "the hook let the escaped keys through"
     _clean(proc.stdout + proc.stderr, "the pre-commit hook")
     reported = {line.split(":", 1)[0] for line in (proc.stdout + proc.stderr).splitlines()}
