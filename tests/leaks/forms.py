@@ -229,6 +229,13 @@ def key_pieces_leaked(keys: Mapping[str, tuple[str, str]], text: str, window: in
     return found
 
 
+def assert_no_key_pieces(keys: Mapping[str, tuple[str, str]], text: str, window: int, where: str) -> None:
+    """No run of the keys' own parts (:func:`key_pieces_leaked`) appears in ``text``, the output of
+    ``where``."""
+    count = key_pieces_leaked(keys, text, window)
+    assert count == 0, f"{count} piece(s) of a key leaked through {where}"
+
+
 def run_ctxaction(args: list[str], cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
     """``python -m ctxaction ARGS`` in ``cwd``, without the GitHub token variables, output captured."""
     env = {k: v for k, v in os.environ.items() if k not in ("GITHUB_TOKEN", "GH_TOKEN")}

@@ -21,8 +21,8 @@ from tests.gitrepo import GitRepo
 from tests.leaks.forms import (
     CONFIG,
     PROFILE,
+    assert_no_key_pieces,
     commit_through_hook,
-    key_pieces_leaked,
     run_ctxaction,
     staged_repo,
 )
@@ -98,12 +98,6 @@ FILES = _files()
 SPLIT = sorted(path for path in FILES if path.startswith("leaks/") and path != "leaks/queries.py")
 
 
-def _clean(text: str, where: str) -> None:
-    # A count, not the pieces: a failing assertion prints its operands.
-    count = key_pieces_leaked(KEYS, text, WINDOW)
-    assert count == 0, f"{count} piece(s) of a split key leaked through {where}"
-
-
 @pytest.fixture(scope="module")
 def staged(tmp_path_factory: pytest.TempPathFactory) -> GitRepo:
     return staged_repo(tmp_path_factory.mktemp("split-staged") / "repo", FILES)
@@ -113,7 +107,7 @@ def test_the_hook_blocks_every_split_key_and_prints_no_piece(staged: GitRepo) ->
     install(staged.root)  # the plain hook: ``python -I -m ctxaction.hook``
     proc = commit_through_hook(staged, "add clients")
     assert proc.returncode != 0, "the hook let the split keys through"
-    _clean(proc.stdout + proc.stderr, "the pre-commit hook")
+    assert_no_key_pieces(KEYS, proc.stdout + proc.stderr, WINDOW, "the pre-commit hook")
     reported = {line.split(":", 1)[0] for line in (proc.stdout + proc.stderr).splitlines()}
     assert set(SPLIT) <= reported
     assert "leaks/queries.py" not in reported
@@ -123,7 +117,7 @@ def test_the_hook_blocks_every_split_key_and_prints_no_piece(staged: GitRepo) ->
 def test_scan_reports_every_split_key_and_prints_no_piece(staged: GitRepo, fmt: str) -> None:
     run = run_ctxaction(["scan", "--staged", "--format", fmt], staged.root)
     assert run.returncode == 1, run.stderr
-    _clean(run.stdout + run.stderr, f"scan --format {fmt}")
+    assert_no_key_pieces(KEYS, run.stdout + run.stderr, WINDOW, f"scan --format {fmt}")
     for path in SPLIT:
         assert path in run.stdout, f"{path} not reported"
     assert "leaks/queries.py" not in run.stdout
@@ -148,7 +142,7 @@ def test_build_in_each_format_holds_no_piece(committed: GitRepo, fmt: str, tmp_p
     run = run_ctxaction([*args, "--issue-file", str(issue)], committed.root)
     assert run.returncode == 0, run.stderr
     package = target.read_text(encoding="utf-8")
-    _clean(run.stdout + run.stderr + package, f"build --format {fmt}")
+    assert_no_key_pieces(KEYS, run.stdout + run.stderr + package, WINDOW, f"build --format {fmt}")
     for path in [*SPLIT, "leaks/queries.py"]:
         assert path in package, f"{path} was not packed"
     assert package.count("[REDACTED:") >= 13
@@ -161,4 +155,4 @@ def test_explain_holds_no_piece(committed: GitRepo, tmp_path: Path) -> None:
     args = ["explain", "--repo", str(committed.root), "--task", PROFILE, "--issue-file", str(issue)]
     run = run_ctxaction(args, committed.root)
     assert run.returncode == 0, run.stderr
-    _clean(run.stdout + run.stderr, "explain")
+    assert_no_key_pieces(KEYS, run.stdout + run.stderr, WINDOW, "explain")

@@ -19,8 +19,8 @@ from tests.gitrepo import GitRepo
 from tests.leaks.forms import (
     CONFIG,
     PROFILE,
+    assert_no_key_pieces,
     commit_through_hook,
-    key_pieces_leaked,
     run_ctxaction,
     staged_repo,
 )
@@ -43,20 +43,13 @@ def _files() -> dict[str, str]:
         "leaks/config.json": '{\n  "github": {"token": "' + _escape(gh, 4) + '"}\n}\n',
         "leaks/client.js": "const id = '" + _escape(aws, len(aws), "\\u{:04X}") + "';\nexport default id;\n",
         "leaks/i18n.json": (
-            '{"hello": "Bonjour, \\u00e7a va ?",\n'
-            ' "link": "\\u003ca href=\\u0022/\\u0022\\u003e"}\n'
+            '{"hello": "Bonjour, \\u00e7a va ?",\n "link": "\\u003ca href=\\u0022/\\u0022\\u003e"}\n'
         ),
     }
 
 
 FILES = _files()
 ESCAPED = ["leaks/client.js", "leaks/config.json"]
-
-
-def _clean(text: str, where: str) -> None:
-    found = key_pieces_leaked(KEYS, text, WINDOW)
-    # A count, not the pieces: a failing assertion prints its operands.
-    assert found == 0, f"{found} piece(s) of an escaped key leaked through {where}"
 
 
 @pytest.fixture(scope="module")
@@ -68,7 +61,7 @@ def test_the_hook_blocks_escaped_keys_and_prints_no_piece(staged: GitRepo) -> No
     install(staged.root)
     proc = commit_through_hook(staged, "add config")
     assert proc.returncode != 0, "the hook let the escaped keys through"
-    _clean(proc.stdout + proc.stderr, "the pre-commit hook")
+    assert_no_key_pieces(KEYS, proc.stdout + proc.stderr, WINDOW, "the pre-commit hook")
     reported = {line.split(":", 1)[0] for line in (proc.stdout + proc.stderr).splitlines()}
     assert set(ESCAPED) <= reported
     assert "leaks/i18n.json" not in reported
@@ -77,7 +70,7 @@ def test_the_hook_blocks_escaped_keys_and_prints_no_piece(staged: GitRepo) -> No
 def test_scan_reports_escaped_keys_and_prints_no_piece(staged: GitRepo) -> None:
     run = run_ctxaction(["scan", "--staged", "--format", "json"], staged.root)
     assert run.returncode == 1, run.stderr
-    _clean(run.stdout + run.stderr, "scan --format json")
+    assert_no_key_pieces(KEYS, run.stdout + run.stderr, WINDOW, "scan --format json")
     found = json.loads(run.stdout)["findings"]
     assert sorted(f["path"] for f in found) == ESCAPED
     assert sorted(f["rule"] for f in found) == ["aws-access-key-id", "github-pat"]
@@ -93,7 +86,7 @@ def test_build_holds_no_piece(tmp_path: Path) -> None:
     run = run_ctxaction([*args, "--issue-file", str(issue)], repo.root)
     assert run.returncode == 0, run.stderr
     package = target.read_text(encoding="utf-8")
-    _clean(run.stdout + run.stderr + package, "build")
+    assert_no_key_pieces(KEYS, run.stdout + run.stderr + package, WINDOW, "build")
     for path in [*ESCAPED, "leaks/i18n.json"]:
         assert path in package, f"{path} was not packed"
     assert package.count("[REDACTED:") >= 2

@@ -183,7 +183,12 @@ def test_paths_given_on_the_command_line_are_echoed_redacted(
         "build -o": [ctx, *build, "-o", str(folder / "package.md")],
         "config init --path": [ctx, "config", "init", "--path", str(folder / "config.yaml")],
         "scan --update-baseline": [
-            ctx, "scan", "leaks/upload.py", "--baseline", str(folder / "b.json"), "--update-baseline"
+            ctx,
+            "scan",
+            "leaks/upload.py",
+            "--baseline",
+            str(folder / "b.json"),
+            "--update-baseline",
         ],
         "hook install": [ctx, "hook", "install", "--repo", str(hook_repo.root)],
         "hook uninstall": [ctx, "hook", "uninstall", "--repo", str(hook_repo.root)],
