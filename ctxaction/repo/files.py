@@ -17,6 +17,7 @@ from ctxaction.readfile import inside, read_regular, special_kind
 from ctxaction.repo import git
 from ctxaction.repo.git import RepoError
 from ctxaction.repo.kinds import path_skip_reason
+from ctxaction.repo.listing import normalize, not_utf8_names, parse_ls_files, parse_ls_tree
 from ctxaction.repo.memo import RepoMemo
 
 __all__ = ["MAX_FILE_BYTES", "RepoError", "RepoView", "TrackedFile", "open_repo"]
@@ -101,13 +102,13 @@ class RepoView:
         """(mode, oid, size, path) per tracked file; size -1 when absent from the work tree."""
         if self.ref is not None:
             data = git.run_bytes(self.root, ["ls-tree", "-r", "-l", "-z", "--full-tree", self.head])[1]
-            self._bad_names = _not_utf8_names(data)
-            return _parse_ls_tree(data)
+            self._bad_names = not_utf8_names(data)
+            return parse_ls_tree(data)
         data = git.run_bytes(self.root, ["ls-files", "-z", "-s"])[1]
-        self._bad_names = _not_utf8_names(data)
+        self._bad_names = not_utf8_names(data)
         out = []
         base = f"{self.root}{os.sep}"
-        entries, self.unmerged = _parse_ls_files(data)
+        entries, self.unmerged = parse_ls_files(data)
         for mode, oid, path in entries:
             try:
                 info = os.lstat(base + path)
@@ -253,7 +254,7 @@ class RepoView:
         return split_lines(self.read_text(path) or "")
 
     def _read_bytes(self, path: str, oid: str | None, *, follow: bool) -> bytes | None:
-        rel = _normalize(path)
+        rel = normalize(path)
         if rel is None:
             return None
         if follow:
@@ -302,7 +303,7 @@ class RepoView:
                 return current
             if target.startswith("/"):
                 return None
-            nxt = _normalize(posixpath.join(posixpath.dirname(current), target))
+            nxt = normalize(posixpath.join(posixpath.dirname(current), target))
             if nxt is None:
                 return None
             current = nxt
@@ -345,69 +346,6 @@ def split_lines(text: str) -> list[str]:
     if parts[-1] == "":
         parts.pop()
     return parts
-
-
-def _normalize(path: str) -> str | None:
-    """A clean repo-relative posix path, or None when it is absolute or climbs out with ``..``."""
-    if not path or path.startswith("/") or "\0" in path:
-        return None
-    norm = posixpath.normpath(path.replace("\\", "/"))
-    if norm == "." or norm.startswith("../") or norm == "..":
-        return None
-    return norm
-
-
-def _parse_ls_files(data: bytes) -> tuple[list[tuple[str, str, str]], list[str]]:
-    """Records ``<mode> <oid> <stage>\\t<path>``: (mode, oid, path) per path, a conflicted one
-    listed once; and the conflicted paths (stage 1–3), sorted."""
-    out: list[tuple[str, str, str]] = []
-    seen: set[str] = set()
-    unmerged: set[str] = set()
-    for record in git.split_z(data):
-        meta, _, path = record.partition("\t")
-        fields = meta.split()
-        if len(fields) < 3:
-            continue
-        if fields[2] != "0":
-            unmerged.add(path)
-        if path in seen:
-            continue
-        seen.add(path)
-        out.append((fields[0], fields[1], path))
-    return out, sorted(unmerged)
-
-
-def _not_utf8_names(data: bytes) -> set[str]:
-    """The names (as decoded, U+FFFD for bad bytes) of NUL-terminated ``ls-files -s`` /
-    ``ls-tree`` records whose bytes are not UTF-8. One pass over the whole listing; records are
-    looked at one by one only when it holds a bad byte."""
-    if data.isascii():
-        return set()
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        pass
-    else:
-        return set()
-    bad: set[str] = set()
-    for record in data.split(b"\0"):
-        try:
-            record.decode("utf-8")
-        except UnicodeDecodeError:
-            bad.add(record.decode("utf-8", "replace").partition("\t")[2])
-    return bad
-
-
-def _parse_ls_tree(data: bytes) -> list[tuple[str, str, int, str]]:
-    """Records ``<mode> <type> <oid> <size>\\t<path>`` (size ``-`` for submodules, ``BAD`` if absent)."""
-    out: list[tuple[str, str, int, str]] = []
-    for record in git.split_z(data):
-        meta, _, path = record.partition("\t")
-        fields = meta.split()
-        if len(fields) >= 4:
-            size = int(fields[3]) if fields[3].isdigit() else (0 if fields[3] == "-" else -1)
-            out.append((fields[0], fields[2], size, path))
-    return out
 
 
 def open_repo(path: str | Path, ref: str | None = None) -> RepoView:
