@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ctxaction.errors import CtxError, EventError, GitHubError
 from ctxaction.github import checkout
-from ctxaction.github.client import Client, find_own
+from ctxaction.github.client import Client
 from ctxaction.github.command import Command
 from ctxaction.github.comment import CommentContext, compose, final_body
 from ctxaction.github.deliver import (
@@ -244,8 +244,9 @@ class ActionRun:
         return f"{server}/{self.request.repo}/actions/runs/{run_id}" if run_id else ""
 
     def upsert(self, package: Package, thread: Thread) -> None:
-        """Create our comment, or update in place the one we posted before (marker *and* author):
-        one comment per issue or PR, whatever the preset, across reruns and pushes."""
+        """Create our comment, or update in place the one we posted before (marker *and* author, or a
+        bot's comment led by the marker when our login is a guess: ``Client.find_ours``): one
+        comment per issue or PR, whatever the preset, across reruns and pushes."""
         assert self.client is not None
         ctx = CommentContext(
             server=self.env.get("GITHUB_SERVER_URL") or "https://github.com",
@@ -256,8 +257,7 @@ class ActionRun:
         )
         body, truncated = compose(package, ctx)
         body = final_body(body)
-        login = self.client.own_login(self.inputs.bot_login)
-        existing = find_own(reversed(thread.comments), MARKER_RE, login)
+        existing = self.client.find_ours(reversed(thread.comments), MARKER_RE, self.inputs.bot_login)
         url = ""
         if existing is not None and existing.body == body:
             url = existing.url

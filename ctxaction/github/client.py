@@ -23,6 +23,7 @@ from github.IssueComment import IssueComment
 
 from ctxaction import __version__
 from ctxaction.errors import GitHubError as GitHubError
+from ctxaction.sanitize import AGENT_HANDLES
 from ctxaction.secure import clip
 
 DEFAULT_API_URL = "https://api.github.com"
@@ -92,6 +93,9 @@ class Client:
             lazy=True,
         )
         self._repo = self._gh.get_repo(repo)
+        # The login our comments are written by, once known for certain: a personal token's user,
+        # or the author GitHub reports for a comment this run created.
+        self._login = ""
 
     def _call(self, what: str, fn: Callable[[], T], *, write: bool = False, permission: str = "") -> T:
         """Run ``fn`` (one logical call, possibly several pages) with bounded retries; ``permission``
@@ -196,13 +200,20 @@ class Client:
         )
 
     def create_comment(self, number: int, body: str) -> tuple[int, str]:
-        """Post a new comment; returns its id and web URL."""
+        """Post a new comment; returns its id and web URL. Its author becomes our login for the
+        rest of the run (see :meth:`own_login`)."""
 
-        def post() -> tuple[int, str]:
+        def post() -> tuple[int, str, str]:
             created = self._repo.get_issue(number).create_comment(body)
-            return created.id, created.html_url or ""
+            author = created.user.login if created.user else ""
+            return created.id, created.html_url or "", author or ""
 
-        return self._call(f"comment on #{number}", post, write=True, permission=ISSUES_WRITE)
+        comment_id, url, author = self._call(
+            f"comment on #{number}", post, write=True, permission=ISSUES_WRITE
+        )
+        # The only place an installation token's login shows: GET /user refuses such tokens.
+        self._login = self._login or author
+        return comment_id, url
 
     def update_comment(self, comment: ThreadComment, body: str) -> str:
         """Replace the body of one of our comments; returns its web URL."""
@@ -228,23 +239,60 @@ class Client:
         return self._call("get the token's user", lambda: str(self._gh.get_user().login))
 
     def own_login(self, configured: str = "") -> str:
-        """Who our comments are written by: configured, a personal token's user, or the Actions bot."""
+        """Who our comments are written by: configured, else the login this run learned (a personal
+        token's user, or the author of a comment it created), else the Actions bot, a guess that
+        :meth:`login_known` reports."""
         if configured:
             return configured
-        if self.token.startswith(_PAT_PREFIXES):
-            return self.viewer_login()
-        return ACTIONS_BOT
+        if not self._login and self.token.startswith(_PAT_PREFIXES):
+            self._login = self.viewer_login()
+        return self._login or ACTIONS_BOT
+
+    def login_known(self, configured: str = "") -> bool:
+        """Whether :meth:`own_login` is certain. It is not for an installation token with nothing
+        configured: the Actions token and a GitHub App's (which posts as ``<app-slug>[bot]``) both
+        start with ``ghs_``, and GET /user refuses both."""
+        return bool(configured or self._login or self.token.startswith(_PAT_PREFIXES))
+
+    def find_ours(
+        self, comments: Iterable[ThreadComment], marker: re.Pattern[str], configured: str = ""
+    ) -> ThreadComment | None:
+        """Our earlier comment carrying ``marker`` (:func:`find_own`), by any bot account when our
+        login is only a guess."""
+        login = self.own_login(configured)
+        return find_own(comments, marker, login, any_bot=not self.login_known(configured))
 
 
-def find_own(comments: Iterable[ThreadComment], marker: re.Pattern[str], login: str) -> ThreadComment | None:
-    """Our package comment: the first one carrying ``marker`` *and* written by ``login``.
+def find_own(
+    comments: Iterable[ThreadComment], marker: re.Pattern[str], login: str, *, any_bot: bool = False
+) -> ThreadComment | None:
+    """Our comment: the first one carrying ``marker`` *and* written by ``login``.
 
     Both are needed: anyone can paste the marker, and a write token can edit anyone's comment.
+    With ``any_bot`` (``login`` is a guess), failing that: the first comment written by a bot
+    account, not an agent's, whose body *starts* with ``marker``.
     """
+    comments = list(comments)
+    # The guessed login first, wherever it stands: with the Actions token, the default, that
+    # comment is certainly ours, so no other bot's comment is ever preferred to it.
     for comment in comments:
         if comment.author.lower() == login.lower() and marker.search(comment.body):
             return comment
+    if not any_bot:
+        return None
+    for comment in comments:
+        # A bot account, because a person can paste the marker; at the very start, because a bot
+        # quoting our comment in its reply carries it further down; not an agent's bot, because an
+        # agent writes what a commenter asks for (and 'bot-login' refuses agents' names, so such a
+        # login never posts ours). Callers list newest first, so the newest such comment wins.
+        if comment.is_bot and marker.match(comment.body) and not _agent_login(comment.author):
+            return comment
     return None
+
+
+def _agent_login(login: str) -> bool:
+    lowered = login.lower()
+    return any(handle in lowered for handle in AGENT_HANDLES)
 
 
 def _capped(items: Iterable[T], limit: int) -> list[T]:

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable
 
 from ctxaction.errors import CommandError, GitHubError
-from ctxaction.github.client import Client, find_own, role_at_least
+from ctxaction.github.client import Client, role_at_least
 from ctxaction.github.command import Command, command_line, parse_args, reply_for
 from ctxaction.github.deliver import MARKER_RE, REPLY_MARKER, posted_text
 from ctxaction.github.event import Request
@@ -105,9 +105,8 @@ class Gate:
         """Our one short reply on the thread: created once, then updated in place."""
         body = posted_text(f"{REPLY_MARKER}\n{reply_for(reason, self.inputs.command)}")
         try:
-            login = self.client.own_login(self.inputs.bot_login)
             comments = self.client.comments(self.request.number)
-            existing = find_own(reversed(comments), REPLY_RE, login)
+            existing = self.client.find_ours(reversed(comments), REPLY_RE, self.inputs.bot_login)
             if existing is None:
                 self.client.create_comment(self.request.number, body)
             elif existing.body != body:

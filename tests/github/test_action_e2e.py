@@ -143,6 +143,49 @@ def test_marker_pasted_by_someone_else_is_not_taken_over(world: World) -> None:
     assert world.fake.comments[1][0]["body"] == "<!-- ctxaction:package v1 -->\nmy own notes"
 
 
+def test_a_github_app_token_updates_its_one_comment(world: World) -> None:
+    """An App installation token (``ghs_`` like the Actions token) posts as ``<app-slug>[bot]``."""
+    world.fake.token_login = "my-app[bot]"
+    payload = _issue_world(world)
+    first = world.run("issues", payload)
+    assert first.code == 0, first.stdout + first.stderr
+    (ours,) = world.fake.comments[1]
+    assert ours["user"]["login"] == "my-app[bot]"
+    edited = webhook_fixture("issues.edited.json")
+    edited["issue"]["body"] += "\n\nAlso the greeting in src/hello/greet.py says Hello."
+    second = world.run("issues", edited)
+    assert second.code == 0, second.stdout + second.stderr
+    assert _routes(second) == ["GET /issues/1/comments", f"PATCH /issues/comments/{ours['id']}"]
+    assert [c["id"] for c in world.fake.comments[1]] == [ours["id"]]
+    assert "src/hello/greet.py" in ours["body"]
+
+
+@pytest.mark.parametrize(
+    ("login", "user_type", "body"),
+    [
+        ("mallory", "User", "<!-- ctxaction:package v1 -->\nmy own notes"),
+        ("ci-bot[bot]", "Bot", "> From the package:\n> <!-- ctxaction:package v1 -->\n\nLooks fine."),
+        ("claude[bot]", "Bot", "<!-- ctxaction:package v1 -->\nwritten as a commenter asked"),
+    ],
+    ids=["person", "quoting-bot", "agent-bot"],
+)
+def test_a_github_app_token_never_takes_over_another_marked_comment(
+    world: World, login: str, user_type: str, body: str
+) -> None:
+    """The newer comment carries our marker too but is not ours: our own older one is updated."""
+    world.fake.token_login = "my-app[bot]"
+    payload = _issue_world(world)
+    assert world.run("issues", payload).code == 0
+    ours = world.fake.comments[1][0]["id"]
+    other = world.fake.add_comment(1, body, login=login, user_type=user_type)
+    payload["issue"]["body"] += "\n\nAlso the greeting in src/hello/greet.py."
+    world.fake.add_issue(payload["issue"])
+    result = world.run("issues", payload)
+    assert result.code == 0, result.stdout + result.stderr
+    assert _routes(result) == ["GET /issues/1/comments", f"PATCH /issues/comments/{ours}"]
+    assert [c["body"] for c in world.fake.comments[1] if c["id"] == other] == [body]
+
+
 def test_our_comment_is_found_past_the_first_page(world: World) -> None:
     payload = _issue_world(world)
     assert world.run("issues", payload).code == 0
@@ -255,6 +298,17 @@ def test_unknown_argument_gets_confused_and_usage(world: World) -> None:
     assert again.code == 0 and _routes(again)[-1].startswith("PATCH /issues/comments/")
     replies = [c for c in world.fake.comments[1] if "ctxaction:reply" in c["body"]]
     assert len(replies) == 1 and "budget must be" in replies[0]["body"]
+
+
+def test_a_github_app_token_updates_its_one_reply(world: World) -> None:
+    world.fake.token_login = "my-app[bot]"
+    payload, _ = _pr_comment(world, "/context colour=blue")
+    assert world.run("issue_comment", payload).code == 0
+    payload["comment"]["body"] = "/context budget=7"
+    again = world.run("issue_comment", payload)
+    assert again.code == 0 and _routes(again)[-1].startswith("PATCH /issues/comments/")
+    (reply,) = world.fake.comments[1]
+    assert reply["user"]["login"] == "my-app[bot]" and "budget must be" in reply["body"]
 
 
 @pytest.mark.parametrize(

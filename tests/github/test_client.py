@@ -46,6 +46,58 @@ def test_personal_token_asks_who_it_is(fake_github: FakeGitHub) -> None:
     assert len(fake_github.calls("GET", "^/user$")) == 1
 
 
+def _foreign_marked_comments(fake: FakeGitHub) -> None:
+    """Comments carrying the marker that are not ours, newer than anything a test posts before."""
+    fake.add_comment(1, f"{MARKER}\ncopied by a person", login="mallory")
+    fake.add_comment(
+        1, f"> quoting the package:\n> {MARKER}\n\nlooks fine", login="ci-bot[bot]", user_type="Bot"
+    )
+    fake.add_comment(1, f"{MARKER}\nwritten as a commenter asked", login="claude[bot]", user_type="Bot")
+
+
+def test_app_token_finds_its_comment_by_a_bot_and_the_leading_marker(fake_github: FakeGitHub) -> None:
+    fake_github.add_issue(webhook_fixture("issues.opened.json")["issue"])
+    ours = fake_github.add_comment(1, f"{MARKER}\nours", login="my-app[bot]", user_type="Bot")
+    _foreign_marked_comments(fake_github)
+    client, _ = client_for(fake_github, token="ghs_" + "a" * 36)
+    assert not client.login_known()
+    found = client.find_ours(reversed(client.comments(1)), MARKER_RE)
+    assert found is not None and found.id == ours
+
+
+def test_app_token_prefers_the_actions_bot_comment_to_another_bots(fake_github: FakeGitHub) -> None:
+    fake_github.add_issue(webhook_fixture("issues.opened.json")["issue"])
+    actions = fake_github.add_comment(1, f"{MARKER}\nolder", login=ACTIONS_BOT, user_type="Bot")
+    fake_github.add_comment(1, f"{MARKER}\nnewer", login="my-app[bot]", user_type="Bot")
+    client, _ = client_for(fake_github)
+    found = client.find_ours(reversed(client.comments(1)), MARKER_RE)
+    assert found is not None and found.id == actions
+
+
+def test_a_known_login_takes_no_other_bots_comment(fake_github: FakeGitHub) -> None:
+    fake_github.add_issue(webhook_fixture("issues.opened.json")["issue"])
+    fake_github.add_comment(1, f"{MARKER}\nanother app's", login="my-app[bot]", user_type="Bot")
+    _foreign_marked_comments(fake_github)
+    fake_github.token_login = "octo-dev"
+    personal, _ = client_for(fake_github, token="ghp_" + "x" * 36)
+    configured, _ = client_for(fake_github)
+    comments = personal.comments(1)
+    assert personal.login_known() and personal.find_ours(reversed(comments), MARKER_RE) is None
+    assert configured.find_ours(reversed(comments), MARKER_RE, "other-app[bot]") is None
+    assert configured.find_ours(reversed(comments), MARKER_RE, "my-app[bot]") is not None
+
+
+def test_a_comment_we_created_tells_our_login(fake_github: FakeGitHub) -> None:
+    fake_github.add_issue(webhook_fixture("issues.opened.json")["issue"])
+    fake_github.token_login = "my-app[bot]"
+    client, _ = client_for(fake_github)
+    assert client.own_login() == ACTIONS_BOT and not client.login_known()
+    client.create_comment(1, f"{MARKER}\nfirst")
+    assert client.own_login() == "my-app[bot]" and client.login_known()
+    assert client.own_login("configured-app[bot]") == "configured-app[bot]"
+    assert fake_github.calls("GET", "^/user$") == []
+
+
 def test_secondary_rate_limit_waits_retry_after_then_succeeds(fake_github: FakeGitHub) -> None:
     fake_github.add_issue(webhook_fixture("issues.opened.json")["issue"])
     fake_github.fail("POST", r"/issues/1/comments$", 403, SECONDARY_MESSAGE, **{"Retry-After": "7"})
