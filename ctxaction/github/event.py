@@ -171,6 +171,12 @@ def parse_event(
     if name in ("pull_request_review_comment", "pull_request_review") and agent_mode:
         return _review(f, repo, name, action)
     if name == "workflow_dispatch":
+        if f.get("inputs.number") is None:
+            raise f._fail(
+                "inputs.number",
+                "is missing: add a `number` input to the workflow_dispatch trigger "
+                "(or set the action's `number` input)",
+            )
         number = f.number("inputs.number")
         return Request(event=name, action="", repo=repo, number=number, is_pr=None)
     handled = "issues, pull_request, issue_comment, workflow_dispatch"
@@ -234,6 +240,8 @@ def _issue_comment(f: _Fields, repo: str, action: str, allow_edited: bool) -> Re
         return Skip(f"issue_comment event with action '{action}' is not handled{hint}")
     issue = f.obj("issue")
     f.obj("comment")
+    if (ghost := _authorless(f, "comment")) is not None:
+        return ghost
     login = f.text("comment.user.login")
     user_type = f.text("comment.user.type", required=False)
     comment = TriggerComment(
@@ -256,6 +264,14 @@ def _issue_comment(f: _Fields, repo: str, action: str, allow_edited: bool) -> Re
     )
 
 
+def _authorless(f: _Fields, source: str) -> Skip | None:
+    """A comment whose ``user`` is null (a deleted account, which the webhook schema allows): no
+    role can be asked for nobody, so it runs nothing, like a stranger's."""
+    if f.get(f"{source}.user") is not None:
+        return None
+    return Skip(f"{source} {f.number(f'{source}.id')} has no author (a deleted account): ignored")
+
+
 def _review(f: _Fields, repo: str, name: str, action: str) -> Request | Skip:
     """A review comment on a PR's diff (``created``) or a submitted review: the agent's trigger."""
     wanted = "created" if name == "pull_request_review_comment" else "submitted"
@@ -263,6 +279,8 @@ def _review(f: _Fields, repo: str, name: str, action: str) -> Request | Skip:
         return Skip(f"{name} event with action '{action}' is not handled ({wanted} is)")
     source = "comment" if name == "pull_request_review_comment" else "review"
     f.obj(source)
+    if (ghost := _authorless(f, source)) is not None:
+        return ghost
     login = f.text(f"{source}.user.login")
     comment = TriggerComment(
         id=f.number(f"{source}.id"),

@@ -132,8 +132,29 @@ def test_bad_payload_names_the_field(mutate, field: str, tmp_path: Path) -> None
 
 
 def test_workflow_dispatch_without_number_names_inputs_number() -> None:
-    with pytest.raises(EventError, match=r"'inputs\.number' is missing"):
+    with pytest.raises(EventError, match=r"'inputs\.number' is missing") as info:
         parse_event("workflow_dispatch", {"inputs": {}}, repository="o/r")
+    assert "add a `number` input to the workflow_dispatch trigger" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("name", "fixture", "source"),
+    [
+        ("issue_comment", "issue_comment.created.issue.json", "comment"),
+        ("issue_comment", "issue_comment.edited.pr.json", "comment"),
+        ("pull_request_review_comment", "issue_comment.created.pr.json", "comment"),
+    ],
+)
+def test_a_comment_without_an_author_is_ignored(name: str, fixture: str, source: str) -> None:
+    """GitHub's webhook schema lets `user` be null (a deleted account): nobody's role can be asked
+    for such a comment, so it runs nothing, like a stranger's (recorded payloads, `user` nulled;
+    the review comment borrows the PR comment's objects plus a `pull_request`)."""
+    payload = webhook_fixture(fixture)
+    payload[source]["user"] = None
+    if name == "pull_request_review_comment":
+        payload["pull_request"] = webhook_fixture("pull_request.opened.json")["pull_request"]
+    skip = parse_event(name, payload, allow_edited=True, agent_mode=True)
+    assert isinstance(skip, Skip) and f"{source} {payload[source]['id']} has no author" in skip.reason
 
 
 def test_unreadable_or_invalid_event_file(tmp_path: Path) -> None:
