@@ -159,6 +159,18 @@ class GitHubError(CtxError, RuntimeError):
         """The token may not do this here (fork PRs, a ``permissions:`` block without it)."""
         return self.status == 403 and "not accessible by integration" in self.message.lower()
 
+    @property
+    def locked(self) -> bool:
+        """The conversation is locked: GitHub takes comments from collaborators only, which the
+        workflow token is not ("Unable to create comment because issue is locked.")."""
+        return self.status == 403 and "is locked" in self.message.lower()
+
+    @property
+    def gone(self) -> bool:
+        """What was asked for is not there: deleted (410), or transferred or deleted out of the
+        token's sight (404)."""
+        return self.status in (404, 410)
+
     def __reduce__(self) -> tuple[type[GitHubError], tuple[str, int, str, str]]:
         return (GitHubError, (self.what, self.status, self.message, self.permission))
 

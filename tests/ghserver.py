@@ -25,6 +25,10 @@ REST = FIXTURES / "rest"
 WEBHOOKS = FIXTURES / "webhooks"
 READ_ONLY_MESSAGE = "Resource not accessible by integration"
 COMMENT_LIMIT = 65_536  # GitHub's cap on a comment body, counted in UTF-16 code units
+# GitHub's answer when a token that is not a collaborator's (the workflow token) comments on a
+# locked conversation.
+LOCKED_MESSAGE = "Unable to create comment because issue is locked."
+LOCKING_DOCS = "https://help.github.com/articles/locking-conversations/"
 SECONDARY_MESSAGE = (
     "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."
 )
@@ -227,6 +231,11 @@ class FakeGitHub:
                 return 422, {}, too_long()
         if path == "/user" and method == "GET":
             return 200, {}, {"login": self.token_login, "type": "User"}
+        if path == f"/repos/{self.repo}" and method == "GET":
+            # The webhook payloads' `repository` object is the REST repository object.
+            repository = webhook_fixture("issues.opened.json")["repository"]
+            repository.update(full_name=self.repo, name=self.repo.split("/")[1])
+            return 200, {}, repository
         if not m:
             return 404, {}, {"message": "Not Found"}
         rest = m.group(1)
@@ -239,6 +248,8 @@ class FakeGitHub:
                 return 404, {}, {"message": "Not Found"}
             if method == "GET":
                 return self._page(path, query, self.comments[number])
+            if method == "POST" and self.issues[number].get("locked"):
+                return 403, {}, {"message": LOCKED_MESSAGE, "documentation_url": LOCKING_DOCS}
             if method == "POST":
                 comment = self._comment(number, body["body"], self.token_login, "Bot")
                 self.comments[number].append(comment)

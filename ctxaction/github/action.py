@@ -81,6 +81,18 @@ class ActionRun:
                 self.log.annotate("warning", warning)
             package = self.build(thread, command)
             self.deliver(package, thread, command)
+        except GitHubError as exc:
+            if not self.vanished(exc):
+                return self.fail(exc)
+            # Deleted or transferred after the event (spam is removed within minutes): nothing is
+            # left to package or to answer on, and nobody has anything to fix.
+            kind = "pull request" if self.request.is_pr else "issue"
+            self.log.annotate(
+                "notice",
+                f"#{self.request.number} is gone from {self.request.repo} (deleted or transferred since "
+                f"the {kind} event): nothing to package ({exc.one_line()})",
+            )
+            return 0
         except (CtxError, OSError) as exc:
             # A refused read (403) is a workflow without the permission it names, not a fork PR:
             # their read-only token still reads. Only posting falls back to the summary (deliver).
@@ -99,6 +111,13 @@ class ActionRun:
         if self.gate is not None:
             self.gate.failed(message)
         return 1
+
+    def vanished(self, exc: GitHubError) -> bool:
+        """Whether ``exc`` says the issue or PR the event carried left the repository since. A 404
+        also answers a token that cannot read the repository at all: that one stays an error."""
+        if not exc.gone or self.request.data is None or self.client is None:
+            return False
+        return exc.status == 410 or self.client.readable()
 
     def pin_head(self) -> None:
         """For a comment on a PR: the head now, read before anything else, and whether it is the
@@ -195,13 +214,17 @@ class ActionRun:
             try:
                 self.upsert(package, thread)
             except GitHubError as exc:
-                if not exc.read_only:
+                if not (exc.read_only or exc.locked):
                     raise
-                why = (
-                    "the token is read-only, as it always is on pull requests from forks"
-                    if _from_fork(self.request)
-                    else exc.one_line()
-                )
+                if exc.locked:
+                    why = (
+                        f"#{self.request.number} is locked and GitHub takes comments there from "
+                        "collaborators only: unlock it, or pass a collaborator's token as `github-token`"
+                    )
+                elif _from_fork(self.request):
+                    why = "the token is read-only, as it always is on pull requests from forks"
+                else:
+                    why = exc.one_line()
                 self.log.annotate("notice", f"the package is in the job summary instead of a comment: {why}")
                 summary = True
         self.write_summary(package, full=summary)

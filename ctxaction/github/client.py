@@ -135,6 +135,18 @@ class Client:
             permission=ISSUES_READ,
         )
 
+    def readable(self) -> bool:
+        """Whether the token can read the repository: tells an issue gone from the repository (404)
+        from a token that sees nothing there (404 too)."""
+        try:
+            self._call(
+                f"get repository {self.repo_name}",
+                lambda: self._gh.requester.requestJsonAndCheck("GET", f"/repos/{self.repo_name}"),
+            )
+        except GitHubError:
+            return False
+        return True
+
     def pull(self, number: int) -> dict[str, Any]:
         """The pull request object (head/base refs and SHAs)."""
         return self._call(

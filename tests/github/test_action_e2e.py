@@ -351,11 +351,11 @@ def test_secondary_rate_limit_is_retried_after_retry_after(world: World) -> None
 
 def test_api_failure_is_one_clear_error(world: World) -> None:
     payload = _issue_world(world)
-    world.fake.fail("GET", r"/issues/1/comments$", 404, "Not Found")
+    world.fake.fail("GET", r"/issues/1/comments$", 401, "Bad credentials")
     result = world.run("issues", payload)
     assert result.code == 1
     (error,) = result.annotations("error")
-    assert "list comments of #1 failed (404): Not Found" in error
+    assert "list comments of #1 failed (401): Bad credentials" in error
 
 
 def test_a_token_that_cannot_comment_names_the_permission_to_add(world: World) -> None:

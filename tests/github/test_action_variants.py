@@ -1,0 +1,87 @@
+"""``ctxaction action`` on payload variants and API answers real repositories produce.
+
+Each payload is a recorded webhook from tests/fixtures/webhooks with the fields the scenario is
+about edited (said at each test); the API is the loopback fake of tests/ghserver.py.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.ghserver import FakeGitHub, webhook_fixture
+from tests.github.test_action_e2e import World, _issue_world, _routes, _world
+
+
+@pytest.fixture
+def world(tmp_path: Path, fake_github: FakeGitHub) -> World:
+    return _world(tmp_path, fake_github)
+
+
+def test_a_locked_issue_gets_the_package_in_the_summary(world: World) -> None:
+    """Labelling a locked issue (issues.labeled.json with `locked: true`, as GitHub sends it for a
+    locked conversation): GitHub refuses the workflow token's comment with 403, which is nobody's
+    misconfiguration, so the package goes to the summary and the step stays green."""
+    payload = webhook_fixture("issues.labeled.json")
+    payload["issue"].update(locked=True, active_lock_reason="resolved")
+    world.fake.add_issue(payload["issue"])
+    result = world.run("issues", payload)
+    assert result.code == 0, result.stdout + result.stderr
+    assert not result.annotations("error")
+    (notice,) = result.annotations("notice")
+    assert "#1 is locked" in notice and "unlock" in notice
+    assert world.fake.comments[1] == []
+    assert "Spelling error in the README file" in result.summary
+
+
+def test_an_issue_deleted_before_the_run_ends_with_a_notice(world: World) -> None:
+    """issues.opened.json, and the issue deleted (spam) before the job started: GitHub answers
+    410 Gone for it. Nothing is left to package or to comment on: a notice, exit 0."""
+    payload = _issue_world(world)
+    world.fake.fail("GET", r"/issues/1/comments$", 410, "This issue was deleted")
+    result = world.run("issues", payload)
+    assert result.code == 0, result.stdout + result.stderr
+    assert not result.annotations("error")
+    (notice,) = result.annotations("notice")
+    assert "#1 is gone" in notice and "This issue was deleted" in notice
+    assert _routes(result) == ["GET /issues/1/comments"]
+
+
+def test_an_issue_transferred_before_the_run_ends_with_a_notice(world: World) -> None:
+    """issues.opened.json, and the issue transferred to a repository the token cannot see: the
+    API answers 404 for it while the repository itself still reads."""
+    payload = webhook_fixture("issues.opened.json")
+    result = world.run("issues", payload)
+    assert result.code == 0, result.stdout + result.stderr
+    assert not result.annotations("error")
+    (notice,) = result.annotations("notice")
+    assert "#1 is gone" in notice and "transferred" in notice
+    assert [r.path for r in result.requests] == [
+        "/repos/Codertocat/Hello-World/issues/1/comments",
+        "/repos/Codertocat/Hello-World",
+    ]
+
+
+def test_a_404_from_a_token_that_cannot_read_the_repository_stays_an_error(world: World) -> None:
+    """The same 404, but the repository does not read either: the token is wrong, not the issue."""
+    payload = webhook_fixture("issues.opened.json")
+    world.fake.fail("GET", r"^/repos/[^/]+/[^/]+$", 404, "Not Found")
+    result = world.run("issues", payload)
+    assert result.code == 1
+    (error,) = result.annotations("error")
+    assert "list comments of #1 failed (404): Not Found" in error
+
+
+def test_context_on_an_issue_deleted_before_the_run_is_not_answered(world: World) -> None:
+    """issue_comment.created.issue.json with the body `/context`, the issue deleted meanwhile:
+    no reply is attempted on a thread that no longer exists."""
+    payload = webhook_fixture("issue_comment.created.issue.json")
+    payload["comment"]["body"] = "/context"
+    world.fake.add_issue(payload["issue"])
+    world.fake.roles[payload["comment"]["user"]["login"]] = "write"
+    world.fake.fail("GET", r"/issues/1/comments$", 410, "This issue was deleted")
+    result = world.run("issue_comment", payload)
+    assert result.code == 0, result.stdout + result.stderr
+    assert not result.annotations("error")
+    assert not world.fake.calls("POST", r"/issues/1/comments$")
