@@ -113,11 +113,16 @@ class ActionRun:
         return 1
 
     def vanished(self, exc: GitHubError) -> bool:
-        """Whether ``exc`` says the issue or PR the event carried left the repository since. A 404
-        also answers a token that cannot read the repository at all: that one stays an error."""
+        """Whether ``exc`` says the issue or PR the event carried left the repository since: asked
+        again of the thread itself, since a 404 or 410 may be about anything else the run read. A
+        404 also answers a token that cannot read the repository at all: that one stays an error."""
         if not exc.gone or self.request.data is None or self.client is None:
             return False
-        return exc.status == 410 or self.client.readable()
+        try:
+            self.client.issue(self.request.number)
+        except GitHubError as again:
+            return again.status == 410 or (again.status == 404 and self.client.readable())
+        return False
 
     def pin_head(self) -> None:
         """For a comment on a PR: the head now, read before anything else, and whether it is the

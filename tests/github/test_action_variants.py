@@ -39,13 +39,24 @@ def test_an_issue_deleted_before_the_run_ends_with_a_notice(world: World) -> Non
     """issues.opened.json, and the issue deleted (spam) before the job started: GitHub answers
     410 Gone for it. Nothing is left to package or to comment on: a notice, exit 0."""
     payload = _issue_world(world)
-    world.fake.fail("GET", r"/issues/1/comments$", 410, "This issue was deleted")
+    world.fake.fail("GET", r"/issues/1(/comments)?$", 410, "This issue was deleted", times=2)
     result = world.run("issues", payload)
     assert result.code == 0, result.stdout + result.stderr
     assert not result.annotations("error")
     (notice,) = result.annotations("notice")
     assert "#1 is gone" in notice and "This issue was deleted" in notice
-    assert _routes(result) == ["GET /issues/1/comments"]
+    assert _routes(result) == ["GET /issues/1/comments", "GET /issues/1"]
+
+
+def test_a_404_about_something_else_while_the_issue_reads_stays_an_error(world: World) -> None:
+    """issues.opened.json with the issue in place, and a 404 on its comments (as a proxy or a
+    misrouted API URL would give): the thread itself still answers, so nothing is gone."""
+    payload = _issue_world(world)
+    world.fake.fail("GET", r"/issues/1/comments$", 404, "Not Found")
+    result = world.run("issues", payload)
+    assert result.code == 1
+    (error,) = result.annotations("error")
+    assert "list comments of #1 failed (404): Not Found" in error
 
 
 def test_an_issue_transferred_before_the_run_ends_with_a_notice(world: World) -> None:
@@ -59,6 +70,7 @@ def test_an_issue_transferred_before_the_run_ends_with_a_notice(world: World) ->
     assert "#1 is gone" in notice and "transferred" in notice
     assert [r.path for r in result.requests] == [
         "/repos/Codertocat/Hello-World/issues/1/comments",
+        "/repos/Codertocat/Hello-World/issues/1",
         "/repos/Codertocat/Hello-World",
     ]
 
@@ -80,7 +92,7 @@ def test_context_on_an_issue_deleted_before_the_run_is_not_answered(world: World
     payload["comment"]["body"] = "/context"
     world.fake.add_issue(payload["issue"])
     world.fake.roles[payload["comment"]["user"]["login"]] = "write"
-    world.fake.fail("GET", r"/issues/1/comments$", 410, "This issue was deleted")
+    world.fake.fail("GET", r"/issues/1(/comments)?$", 410, "This issue was deleted", times=2)
     result = world.run("issue_comment", payload)
     assert result.code == 0, result.stdout + result.stderr
     assert not result.annotations("error")
