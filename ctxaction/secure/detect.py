@@ -207,8 +207,9 @@ class Detector:
         return placed
 
     def _unescaped(self, text: str, path: str, escapes: list[int]) -> list[_Hit]:
-        """Hits in the lines holding ``\\uXXXX`` escapes of token characters, read decoded (see
-        escapes.py), placed over the escapes they were read from in ``text``."""
+        """Hits in the lines holding ``\\uXXXX``, ``\\xHH`` or ``\\u{H…}`` escapes of token
+        characters, read decoded (see escapes.py), placed over the escapes they were read from in
+        ``text``."""
         decoded = Decoded(text, escaped_lines(text, escapes, LONG_LINE))
         hits, _ = self._match(decoded.text, path, None)
         placed = []

@@ -1,14 +1,16 @@
-"""Secrets written with ``\\uXXXX`` escapes in a string (JSON, JS, Java, Python, C#):
-``"\\u0067\\u0068\\u0070\\u005f…"`` is a GitHub token once the string is read, but no keyword is
-written anywhere in it.
+"""Secrets written with escapes in a string: ``"\\u0067\\u0068\\u0070\\u005f…"`` (JSON, JS, Java,
+Python, C#), ``"\\x67\\x68\\x70\\x5f…"`` (C, C++, Python, JS, PHP, Rust, Go) or
+``"\\u{67}\\u{68}…"`` (JS, Rust, Swift, PHP) is a GitHub token once the string is read, but no
+keyword is written anywhere in it.
 
 The keyword pass also looks for :data:`ESCAPE_MARKERS`, the escapes of the characters tokens are
-made of (letters, digits, ``_`` and ``-``; not ``\\u003c`` or ``\\u00e9``, which JSON encoders and
-translations write all the time). Each line holding one is decoded, every ``\\uXXXX`` of it (an
-escaped backslash stays as written, so ``\\\\u0041`` is no escape), and the rules run over the
-decoded lines. A hit that holds at least one escape is mapped back over the text it was read
-from, escapes included, so the redaction takes the string as written; the others were seen by
-the plain scan already.
+made of (letters, digits, ``_`` and ``-``; not ``\\u003c``, ``\\u00e9``, ``\\x00``, ``\\x1b`` or
+``\\u{1F600}``, which JSON encoders, translations, byte strings and emoji write all the time).
+Each line holding one is decoded, every escape of those three kinds in it, whatever it stands
+for (an escaped backslash stays as written, so ``\\\\x41`` is no escape; so does a surrogate
+or a code past U+10FFFF), and the rules run over the decoded lines. A hit that holds at least
+one escape is mapped back over the text it was read from, escapes included, so the redaction
+takes the string as written; the others were seen by the plain scan already.
 
 Bytes to text (encodings) is :mod:`ctxaction.secure.decoding`'s job, before any scan; this one
 runs inside a scan, on the few lines the keyword pass points at, and has to map every hit back
@@ -25,9 +27,18 @@ from ctxaction.secure.lazyre import LazyPattern
 # Lowercase, as the keyword pass reads the lowercased text (``\u004A`` is found as ``\u004a``).
 # (The characters are spelled out: ``string`` would be one more module for every hook run.)
 _TOKEN_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"
-ESCAPE_MARKERS = tuple(f"\\u{ord(ch):04x}" for ch in _TOKEN_CHARS)
-# An escape: ``\uXXXX``, or any other backslash and the character it escapes (kept as written).
-_ESCAPE = LazyPattern(r"\\(?:u([0-9a-fA-F]{4})|.)")
+# ``\u{…}`` takes 1 to 6 digits; its markers are the shortest form, which is what people and
+# encoders write, and the four-digit one of the ``\uXXXX`` habit. Other paddings are decoded on a
+# line that holds a marker but wake none: each form is 64 more keywords in the automaton that
+# every hook run builds.
+ESCAPE_MARKERS = tuple(
+    marker
+    for code in map(ord, _TOKEN_CHARS)
+    for marker in (f"\\u{code:04x}", f"\\x{code:02x}", f"\\u{{{code:x}}}", f"\\u{{{code:04x}}}")
+)
+# An escape: ``\uXXXX``, ``\u{H…}`` or ``\xHH`` (the one group that matched holds the code), or
+# any other backslash and the character it escapes (kept as written).
+_ESCAPE = LazyPattern(r"\\(?:u([0-9a-fA-F]{4})|u\{([0-9a-fA-F]{1,6})\}|x([0-9a-fA-F]{2})|.)")
 
 Span = tuple[int, int]
 
@@ -39,21 +50,23 @@ class Decoded:
         parts: list[str] = []
         # One entry per run of characters kept as written and per decoded escape: where it
         # starts in the decoded text, where in the scanned text, how long it is there, and
-        # whether it is an escape (one character here, six there).
+        # whether it is an escape (one character here, as long as it is written there).
         self.at: list[int] = []
         self.chunks: list[tuple[int, int, bool]] = []
         pos = 0
         for start, end in lines:
             kept = start
             for escape in _ESCAPE.compiled.finditer(text, start, end):
-                code = escape.group(1)
-                if code is None or 0xD800 <= int(code, 16) <= 0xDFFF:
-                    continue  # another escape, or half a surrogate pair: kept as written
+                if escape.lastindex is None:
+                    continue  # another escape: kept as written
+                code = int(escape.group(escape.lastindex), 16)
+                if 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:
+                    continue  # half a surrogate pair, or no character at all: kept as written
                 if escape.start() > kept:
                     pos = self._add(parts, text[kept : escape.start()], kept, pos)
                 self.at.append(pos)
-                self.chunks.append((escape.start(), 6, True))
-                parts.append(chr(int(code, 16)))
+                self.chunks.append((escape.start(), escape.end() - escape.start(), True))
+                parts.append(chr(code))
                 pos += 1
                 kept = escape.end()
             pos = self._add(parts, text[kept:end], kept, pos)

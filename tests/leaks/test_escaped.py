@@ -1,9 +1,12 @@
-"""A secret written with ``\\uXXXX`` escapes, end to end: no piece of it in a package, ``scan`` or
-the hook.
+"""A secret written with ``\\uXXXX``, ``\\xHH`` or ``\\u{H…}`` escapes, end to end: no piece of it
+in a package, ``scan`` or the hook.
 
-A real repository holds a JSON config and a JS client whose keys are written with escapes (the
-prefix only, and every character in upper-case hex), beside a translation file full of ordinary
-escapes that must stay as it is. The values are generated and escaped at run time.
+A real repository holds a JSON config, a JS client, a C header, a Rust client and a JS module
+whose keys are written with escapes (the prefix only, every character in upper-case hex, every
+character in braces, the three kinds mixed with plain characters), beside files full of ordinary
+escapes that must stay as they are: a translation, byte strings and terminal colours, emoji,
+and a key's escapes behind escaped backslashes (the text ``\\x67…``, no key). The values are
+generated and escaped at run time.
 """
 
 from __future__ import annotations
@@ -29,15 +32,34 @@ WINDOW = 8
 KEYS = {
     "gh": (expand("<<gh:ghp>>", "escaped-e2e-gh"), "ghp_"),
     "aws": (expand("AKIA<<b32:16>>", "escaped-e2e-aws"), "AKIA"),
+    "gh_x": (expand("<<gh:ghp>>", "escaped-e2e-gh-x"), "ghp_"),
+    "aws_braces": (expand("AKIA<<b32:16>>", "escaped-e2e-aws-braces"), "AKIA"),
+    "stripe_mixed": (expand("sk_live_<<alnum:32>>", "escaped-e2e-stripe-mixed"), "sk_live_"),
 }
+# Where each key is written, and the rule that must find it there.
+ESCAPED = {
+    "leaks/client.js": "aws-access-key-id",
+    "leaks/config.json": "github-pat",
+    "leaks/keys.h": "github-pat",
+    "leaks/client.rs": "aws-access-key-id",
+    "leaks/billing.js": "stripe-secret-key",
+}
+ORDINARY = ["leaks/i18n.json", "leaks/bytes.c", "leaks/emoji.rs", "leaks/pattern.py"]
 
 
 def _escape(value: str, count: int, form: str = "\\u{:04x}") -> str:
     return "".join(form.format(ord(ch)) for ch in value[:count]) + value[count:]
 
 
+def _mixed(value: str) -> str:
+    """Every character in turn as ``\\xHH``, ``\\u{H…}``, ``\\uXXXX`` and as written."""
+    forms = ("\\x{:02x}", "\\u{{{:x}}}", "\\u{:04x}")
+    return "".join(ch if i % 4 == 3 else forms[i % 4].format(ord(ch)) for i, ch in enumerate(value))
+
+
 def _files() -> dict[str, str]:
     gh, aws = KEYS["gh"][0], KEYS["aws"][0]
+    look_alike = expand("<<gh:ghp>>", "escaped-e2e-look-alike")
     return {
         ".github/context-packages.yaml": CONFIG,
         "leaks/config.json": '{\n  "github": {"token": "' + _escape(gh, 4) + '"}\n}\n',
@@ -45,11 +67,23 @@ def _files() -> dict[str, str]:
         "leaks/i18n.json": (
             '{"hello": "Bonjour, \\u00e7a va ?",\n "link": "\\u003ca href=\\u0022/\\u0022\\u003e"}\n'
         ),
+        "leaks/keys.h": (
+            'static const char *REMOTE_ID = "' + _escape(KEYS["gh_x"][0], 4, "\\x{:02x}") + '";\n'
+        ),
+        "leaks/client.rs": (
+            'pub const ID: &str = "' + _escape(KEYS["aws_braces"][0], 20, "\\u{{{:X}}}") + '";\n'
+        ),
+        "leaks/billing.js": "export const KEY = '" + _mixed(KEYS["stripe_mixed"][0]) + "';\n",
+        "leaks/bytes.c": (
+            'static const unsigned char MAGIC[] = "\\x89PNG\\r\\n\\x1a\\n";\n'
+            'static const char DATA[] = "\\x00\\x01\\xff";\nstatic const char *RESET = "\\x1b[0m";\n'
+        ),
+        "leaks/emoji.rs": 'pub const FACE: &str = "\\u{1F600}\\u{1F601}";\n',
+        "leaks/pattern.py": "PATTERN = '" + _escape(look_alike, 4, "\\\\x{:02x}") + "'\n",
     }
 
 
 FILES = _files()
-ESCAPED = ["leaks/client.js", "leaks/config.json"]
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +98,7 @@ def test_the_hook_blocks_escaped_keys_and_prints_no_piece(staged: GitRepo) -> No
     assert_no_key_pieces(KEYS, proc.stdout + proc.stderr, WINDOW, "the pre-commit hook")
     reported = {line.split(":", 1)[0] for line in (proc.stdout + proc.stderr).splitlines()}
     assert set(ESCAPED) <= reported
-    assert "leaks/i18n.json" not in reported
+    assert not reported & set(ORDINARY)
 
 
 def test_scan_reports_escaped_keys_and_prints_no_piece(staged: GitRepo) -> None:
@@ -72,8 +106,8 @@ def test_scan_reports_escaped_keys_and_prints_no_piece(staged: GitRepo) -> None:
     assert run.returncode == 1, run.stderr
     assert_no_key_pieces(KEYS, run.stdout + run.stderr, WINDOW, "scan --format json")
     found = json.loads(run.stdout)["findings"]
-    assert sorted(f["path"] for f in found) == ESCAPED
-    assert sorted(f["rule"] for f in found) == ["aws-access-key-id", "github-pat"]
+    assert {f["path"]: f["rule"] for f in found} == ESCAPED
+    assert len(found) == len(ESCAPED)
 
 
 def test_build_holds_no_piece(tmp_path: Path) -> None:
@@ -87,7 +121,8 @@ def test_build_holds_no_piece(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
     package = target.read_text(encoding="utf-8")
     assert_no_key_pieces(KEYS, run.stdout + run.stderr + package, WINDOW, "build")
-    for path in [*ESCAPED, "leaks/i18n.json"]:
+    for path in [*ESCAPED, *ORDINARY]:
         assert path in package, f"{path} was not packed"
-    assert package.count("[REDACTED:") >= 2
-    assert "\\u00e7a va" in package  # ordinary escapes stay
+    assert package.count("[REDACTED:") >= len(ESCAPED)
+    ordinary = ("\\u00e7a va", '"\\x00\\x01\\xff"', "\\x1b[0m", '"\\u{1F600}\\u{1F601}"')
+    assert [escapes for escapes in ordinary if escapes not in package] == []  # ordinary escapes stay

@@ -1,4 +1,5 @@
-"""Secrets written with ``\\uXXXX`` escapes (escapes.py): found, redacted whole, nothing shown.
+"""Secrets written with ``\\uXXXX``, ``\\xHH`` and ``\\u{H…}`` escapes (escapes.py): found,
+redacted whole, nothing shown.
 
 Every value is generated at run time (:mod:`ctxaction.secure.synth`) and escaped here, so no
 source line holds a secret, plain or escaped.
@@ -13,7 +14,7 @@ import pytest
 
 from ctxaction.secure import redact, scan
 from ctxaction.secure.detect import LONG_LINE
-from ctxaction.secure.escapes import Decoded, escaped_lines
+from ctxaction.secure.escapes import ESCAPE_MARKERS, Decoded, escaped_lines
 from ctxaction.secure.synth import expand
 
 # (rule, literal prefix, template)
@@ -25,10 +26,28 @@ SECRETS = [
 ]
 
 
-def _escape(value: str, count: int, upper: bool = False) -> str:
-    """The first ``count`` characters of ``value`` as ``\\uXXXX`` escapes."""
-    form = "\\u{:04X}" if upper else "\\u{:04x}"
+# How a character is escaped: ``\uXXXX``, ``\xHH``, ``\u{H…}`` (the shortest form and the
+# four-digit one), each in lower- and upper-case hex.
+FORMS = {
+    "u": "\\u{:04x}",
+    "U": "\\u{:04X}",
+    "x": "\\x{:02x}",
+    "X": "\\x{:02X}",
+    "brace": "\\u{{{:x}}}",
+    "BRACE": "\\u{{{:X}}}",
+    "brace4": "\\u{{{:04x}}}",
+}
+
+
+def _escape(value: str, count: int, form: str = FORMS["u"]) -> str:
+    """The first ``count`` characters of ``value`` as escapes written in ``form``."""
     return "".join(form.format(ord(ch)) for ch in value[:count]) + value[count:]
+
+
+def _mixed(value: str) -> str:
+    """``value`` with its characters escaped in every form in turn, every fourth one plain."""
+    forms = list(FORMS.values())
+    return "".join(ch if i % 4 == 3 else forms[i % len(forms)].format(ord(ch)) for i, ch in enumerate(value))
 
 
 Layout = Callable[[str], str]
@@ -38,6 +57,9 @@ LAYOUTS: dict[str, tuple[str, Layout]] = {
     "js": ("client.js", lambda v: "const k = '" + v + "';\nexport default k;\n"),
     "java": ("A.java", lambda v: 'class A { static final String K = "' + v + '"; }\n'),
     "python": ("keys.py", lambda v: 'K = "' + v + '"\n'),
+    "c": ("keys.c", lambda v: 'static const char *k = "' + v + '";\n'),
+    "rust": ("main.rs", lambda v: 'let k = "' + v + '";\n'),
+    "go": ("main.go", lambda v: 'k := "' + v + '"\n'),
 }
 CASES = [(rule, prefix, template, layout) for rule, prefix, template in SECRETS for layout in LAYOUTS]
 
@@ -50,16 +72,20 @@ def test_an_escaped_secret_is_found_and_redacted_whole(
     path, shape = LAYOUTS[layout]
     rest = secret[len(prefix) :]
     windows = {rest[i : i + 6] for i in range(len(rest) - 5)}
-    # The prefix escaped, the whole value escaped, upper-case hex, one character of the prefix.
-    for count, upper in ((len(prefix), False), (len(secret), False), (len(prefix), True), (1, False)):
-        text = shape(_escape(secret, count, upper))
+    # In every form: the prefix escaped, the whole value escaped, one character of the prefix;
+    # and every form mixed in one value, with plain characters between.
+    counts = (len(prefix), len(secret), 1)
+    written = [_escape(secret, count, form) for form in FORMS.values() for count in counts]
+    for value in [*written, _mixed(secret)]:
+        text = shape(value)
+        case = f"{layout}: {len(value) - len(secret)} characters of escapes"
         redacted, findings = redact(text, path)
-        assert [f.rule for f in findings] == [rule], f"{layout}: {count} escaped"
+        assert [f.rule for f in findings] == [rule], case
         assert redacted.count("\n") == text.count("\n")
         shown = redacted + "".join(f.preview for f in findings)
         # A count, not the pieces: a failing assertion prints its operands.
-        assert sum(w in shown for w in windows) == 0, f"{layout}: {count} escaped"
-        assert "\\u" not in redacted, f"{layout}: an escape of the value was left"
+        assert sum(w in shown for w in windows) == 0, case
+        assert "\\u" not in redacted and "\\x" not in redacted, f"{case}: an escape of the value was left"
 
 
 def test_an_escaped_secret_keeps_the_fingerprint_of_the_plain_one() -> None:
@@ -95,12 +121,37 @@ BENIGN = {
     "words.json": '{"title": "\\u0048\\u0065llo \\u0057orld", "token_type": "\\u0042earer"}\n',
     "regex.js": "const re = /\\\\u0041\\\\u004b[A-Z0-9]{16}/;\nconst s = '\\\\u0067\\\\u0068p_';\n",
     "emoji.json": '{"face": "\\ud83d\\ude00", "x": "\\u0041\\u0042\\u0043"}\n',
+    # Byte strings, terminal colours, words in ``\\x`` escapes, an escaped backslash.
+    "bytes.py": (
+        'MAGIC = b"\\x89PNG\\r\\n\\x1a\\n"\nDATA = b"\\x00\\x01\\xff\\xfe"\nRED = "\\x1b[31m"\n'
+        'HI = "\\x48\\x65llo \\x57orld"\nRE = r"\\\\x67\\\\x68p_[A-Za-z0-9]{36}"\n'
+    ),
+    # Emoji, accents and code points past Unicode in ``\\u{…}``, words written with them.
+    "emoji.rs": (
+        'let face = "\\u{1F600}\\u{1f601}";\nlet cafe = "caf\\u{e9}";\nlet nul = \'\\u{0}\';\n'
+        'let big = "\\u{110000}\\u{D800}";\nlet hi = "\\u{48}\\u{65}llo";\n'
+    ),
 }
+
+# What byte strings and emoji write: no marker in it, so no line of theirs is read decoded.
+UNMARKED = 'b"\\x00\\x01\\xff\\xfe\\x1b\\x7f\\x20\\x2e" "\\u{1F600}\\u{e9}\\u{0}\\u{7f}\\u{20}"'
 
 
 @pytest.mark.parametrize("path", list(BENIGN))
 def test_ordinary_escapes_are_not_flagged(path: str) -> None:
     assert scan(BENIGN[path], path) == []
+
+
+def test_ordinary_escapes_wake_no_decoding() -> None:
+    assert [marker for marker in ESCAPE_MARKERS if marker in UNMARKED.lower()] == []
+
+
+@pytest.mark.parametrize("form", ["\\\\x{:02x}", "\\\\u{{{:x}}}", "\\\\u{:04x}"])
+def test_a_key_behind_escaped_backslashes_is_no_key(form: str) -> None:
+    """``\\\\x67…`` is the text ``\\x67…`` once read: no token, so nothing to find."""
+    secret = expand("<<gh:ghp>>", "escaped-backslash")
+    text = "K = '" + _escape(secret, 4, form) + "'\n"
+    assert scan(text, "keys.py") == []
 
 
 def test_an_escaped_backslash_is_kept_as_written() -> None:
@@ -109,6 +160,15 @@ def test_an_escaped_backslash_is_kept_as_written() -> None:
     assert decoded.text == 'a "\\\\u0041" b "A"\n\n'
     assert decoded.locate(decoded.text.index("A"), decoded.text.index("A") + 1) == (15, 21)
     assert decoded.locate(0, 3) is None  # no escape in it: the plain scan saw it
+
+
+def test_each_escape_maps_back_over_its_written_length() -> None:
+    text = 'k = "\\x41\\u{42}\\u{000043}D\\u0045\\\\x46\\u{110000}"'
+    decoded = Decoded(text, [(0, len(text))])
+    assert decoded.text == 'k = "ABCDE\\\\x46\\u{110000}"\n\n'
+    spans = [decoded.locate(i, i + 1) for i in range(5, 10)]
+    assert spans == [(5, 9), (9, 15), (15, 25), None, (26, 32)]
+    assert decoded.locate(5, 10) == (5, 32)  # a hit over all of them takes every escape whole
 
 
 def test_each_escaped_line_is_read_once() -> None:
