@@ -349,13 +349,18 @@ def test_secondary_rate_limit_is_retried_after_retry_after(world: World) -> None
     assert len(world.fake.comments[1]) == 1
 
 
-def test_api_failure_is_one_clear_error(world: World) -> None:
-    payload = _issue_world(world)
-    world.fake.fail("GET", r"/issues/1/comments$", 401, "Bad credentials")
+def _fails_with(world: World, payload: dict[str, Any], message: str) -> None:
+    """The run on ``payload`` ends in exit 1 and one ``::error::`` holding ``message``."""
     result = world.run("issues", payload)
     assert result.code == 1
     (error,) = result.annotations("error")
-    assert "list comments of #1 failed (401): Bad credentials" in error
+    assert message in error
+
+
+def test_api_failure_is_one_clear_error(world: World) -> None:
+    payload = _issue_world(world)
+    world.fake.fail("GET", r"/issues/1/comments$", 401, "Bad credentials")
+    _fails_with(world, payload, "list comments of #1 failed (401): Bad credentials")
 
 
 def test_a_token_that_cannot_comment_names_the_permission_to_add(world: World) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.ghserver import FakeGitHub, webhook_fixture
-from tests.github.test_action_e2e import World, _issue_world, _routes, _world
+from tests.github.test_action_e2e import World, _fails_with, _issue_world, _routes, _world
 
 
 @pytest.fixture
@@ -53,10 +53,7 @@ def test_a_404_about_something_else_while_the_issue_reads_stays_an_error(world: 
     misrouted API URL would give): the thread itself still answers, so nothing is gone."""
     payload = _issue_world(world)
     world.fake.fail("GET", r"/issues/1/comments$", 404, "Not Found")
-    result = world.run("issues", payload)
-    assert result.code == 1
-    (error,) = result.annotations("error")
-    assert "list comments of #1 failed (404): Not Found" in error
+    _fails_with(world, payload, "list comments of #1 failed (404): Not Found")
 
 
 def test_an_issue_transferred_before_the_run_ends_with_a_notice(world: World) -> None:
@@ -79,10 +76,7 @@ def test_a_404_from_a_token_that_cannot_read_the_repository_stays_an_error(world
     """The same 404, but the repository does not read either: the token is wrong, not the issue."""
     payload = webhook_fixture("issues.opened.json")
     world.fake.fail("GET", r"^/repos/[^/]+/[^/]+$", 404, "Not Found")
-    result = world.run("issues", payload)
-    assert result.code == 1
-    (error,) = result.annotations("error")
-    assert "list comments of #1 failed (404): Not Found" in error
+    _fails_with(world, payload, "list comments of #1 failed (404): Not Found")
 
 
 def test_context_on_an_issue_deleted_before_the_run_is_not_answered(world: World) -> None:
