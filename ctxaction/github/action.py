@@ -20,11 +20,12 @@ from ctxaction.errors import CtxError, EventError, GitHubError
 from ctxaction.github import checkout
 from ctxaction.github.client import Client
 from ctxaction.github.command import Command
-from ctxaction.github.comment import CommentContext, compose, final_body
+from ctxaction.github.comment import CommentContext, compose
 from ctxaction.github.deliver import (
     MARKER_RE,
     SUMMARY_LIMIT,
     append_file,
+    final_body,
     fit_package,
     format_outputs,
     posted_text,

@@ -24,6 +24,9 @@ BUDGET_RANGE = (500, 200_000)
 PROFILE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 COMMAND_RE = re.compile(r"^/[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")
 USAGE = "/context [profile] [budget=N] [+path …] [-path …] [format=markdown|xml|json]"
+# A reply names the reason in a few lines: a failure's message can be as long as what it quotes
+# (a config value of 70,000 characters), and the usage line must still follow it.
+MAX_REASON = 1_000
 
 
 
@@ -129,6 +132,8 @@ def _profile(value: str) -> str:
 
 
 def reply_for(error: str, command: str = "/context") -> str:
-    """The text of the 😕 reply: what went wrong and the usage line."""
+    """The text of the 😕 reply: what went wrong (its first ``MAX_REASON`` characters; the whole
+    message is in the run's log) and the usage line."""
     usage = USAGE.replace("/context", command, 1)
-    return f"Could not run `{command}`: {error}.\n\nUsage: `{usage}`"
+    reason = clip(error, MAX_REASON, "… (cut here: the whole message is in the workflow run's log)")
+    return f"Could not run `{command}`: {reason}.\n\nUsage: `{usage}`"

@@ -21,12 +21,11 @@ import re
 from dataclasses import dataclass
 from urllib.parse import quote
 
-from ctxaction.github.deliver import COMMENT_LIMIT, MARKER, fit_package, posted_text, utf16_len
+from ctxaction.github.deliver import COMMENT_LIMIT, MARKER, final_body, fit_package, posted_text, utf16_len
 from ctxaction.markdown import escape_inline
 from ctxaction.model import Package, PackedFile
 from ctxaction.render import render
 from ctxaction.render.filters import task_label
-from ctxaction.text.cut import cut_to
 
 _SHA_NOTE = re.compile(r"<!-- ctxaction:sha ([0-9a-f]{40,64}) -->")
 _SHA = re.compile(r"^[0-9a-f]{40,64}$")
@@ -149,7 +148,7 @@ def compose(package: Package, ctx: CommentContext, limit: int = COMMENT_LIMIT) -
     room = limit - utf16_len(frame("", "x" * 200))
     if room < 2_000:
         where = f"{head}\n\nThe whole package: {ctx.where_full}.{tail}"
-        return _clamp(where, limit), True
+        return final_body(where, limit), True
     return fit_package(package, lambda p: render(p, "markdown"), limit, frame=frame)
 
 
@@ -162,12 +161,3 @@ def _compose_full(package: Package, ctx: CommentContext, limit: int, tail: str) 
         return f"{lead}{body}{note}{tail}"
 
     return fit_package(package, lambda p: render(p, "markdown"), limit, frame=frame)
-
-
-def _clamp(text: str, limit: int) -> str:
-    return text if utf16_len(text) <= limit else cut_to(text, limit, utf16_len, "*(cut here)*")
-
-
-def final_body(text: str, limit: int = COMMENT_LIMIT) -> str:
-    """Last guard before a POST or PATCH: never send more than GitHub accepts."""
-    return _clamp(text, limit)

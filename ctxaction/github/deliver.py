@@ -5,7 +5,8 @@ Everything posted or written passes through :func:`posted_text`: the sensitive-d
 neutralized (GitHub does not link inside fenced code, and code must stay copyable). Comments are
 cut to GitHub's 65,536 characters — counted in UTF-16 code units, as GitHub counts them — by
 dropping the lowest-ranked files first and re-rendering, and, only when that is not enough, at a
-line boundary with the open fence closed.
+line boundary with the open fence closed. Every body posted (the package comment, the command's
+reply) passes :func:`final_body` last, the one cap GitHub's limit is enforced by.
 """
 
 from __future__ import annotations
@@ -111,6 +112,12 @@ def fit_package(
     ) + "the rest was cut at a line boundary"
     room = limit - measure(frame("", shortened))
     return frame(cut_to(text, room, measure, "*(cut here)*"), shortened), True
+
+
+def final_body(text: str, limit: int = COMMENT_LIMIT) -> str:
+    """Last guard before a POST or PATCH: never send more than GitHub accepts (it answers 422).
+    A longer body is cut at a line boundary, its open fence closed, and says it was cut."""
+    return text if utf16_len(text) <= limit else cut_to(text, limit, utf16_len, "*(cut here)*")
 
 
 def format_outputs(values: Mapping[str, str]) -> str:

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from ctxaction.errors import CommandError, GitHubError
 from ctxaction.github.client import Client, role_at_least
 from ctxaction.github.command import Command, command_line, parse_args, reply_for
-from ctxaction.github.deliver import MARKER_RE, REPLY_MARKER, posted_text
+from ctxaction.github.deliver import MARKER_RE, REPLY_MARKER, final_body, posted_text
 from ctxaction.github.event import Request
 from ctxaction.github.inputs import Inputs
 from ctxaction.github.log import Log
@@ -103,7 +103,7 @@ class Gate:
 
     def reply(self, reason: str) -> None:
         """Our one short reply on the thread: created once, then updated in place."""
-        body = posted_text(f"{REPLY_MARKER}\n{reply_for(reason, self.inputs.command)}")
+        body = final_body(posted_text(f"{REPLY_MARKER}\n{reply_for(reason, self.inputs.command)}"))
         try:
             comments = self.client.comments(self.request.number)
             existing = self.client.find_ours(reversed(comments), REPLY_RE, self.inputs.bot_login)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.ghserver import FakeGitHub, webhook_fixture
+from tests.ghserver import COMMENT_LIMIT, FakeGitHub, webhook_fixture
 from tests.github.test_action_e2e import World, _fails_with, _issue_world, _routes, _world
 
 
@@ -91,3 +91,25 @@ def test_context_on_an_issue_deleted_before_the_run_is_not_answered(world: World
     assert result.code == 0, result.stdout + result.stderr
     assert not result.annotations("error")
     assert not world.fake.calls("POST", r"/issues/1/comments$")
+
+
+def test_a_failure_reply_fits_the_comment_limit(world: World) -> None:
+    """/context by a collaborator (issue_comment.created.issue.json) where the config disables a
+    rule named by 70,000 letters: the error quotes the name whole, and the 😕 reply, which GitHub
+    refuses with 422 above 65,536 characters (so does the fake), is posted within the limit with
+    the reason's start and the usage line."""
+    payload = webhook_fixture("issue_comment.created.issue.json")
+    payload["comment"]["body"] = "/context"
+    world.fake.add_issue(payload["issue"])
+    world.fake.roles[payload["comment"]["user"]["login"]] = "write"
+    rule = "a" * 70_000
+    config = world.workspace.root / "context-packages.yaml"
+    config.write_text(f"secrets:\n  disabled_rules: [{rule}]\n", encoding="utf-8")
+    result = world.run("issue_comment", payload)
+    assert result.code == 1
+    (error,) = result.annotations("error")
+    assert f"unknown rule '{rule}'" in error
+    assert not result.annotations("warning"), result.annotations("warning")  # no "could not reply"
+    (reply,) = world.fake.comments[1]
+    assert len(reply["body"].encode("utf-16-le")) // 2 <= COMMENT_LIMIT
+    assert "unknown rule 'aaaa" in reply["body"] and "Usage: `/context [profile]" in reply["body"]

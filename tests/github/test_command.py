@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ctxaction.github.command import Command, CommandError, command_line, parse_args, reply_for
+from ctxaction.github.command import MAX_REASON, Command, CommandError, command_line, parse_args, reply_for
 
 
 @pytest.mark.parametrize(
@@ -103,3 +103,10 @@ def test_echoed_argument_is_short_and_without_backticks() -> None:
 def test_reply_has_the_reason_and_usage() -> None:
     text = reply_for("unknown argument 'x=1'", "/pack")
     assert "unknown argument 'x=1'" in text and "`/pack [profile]" in text
+
+
+def test_a_long_reason_is_cut_and_the_usage_line_still_follows() -> None:
+    text = reply_for("unknown rule '" + "a" * 70_000 + "'")
+    reason, usage = text.split("\n\n")
+    assert len(reason) < MAX_REASON + 100 and "the whole message is in the workflow run's log" in reason
+    assert usage.startswith("Usage: `/context [profile]")

@@ -10,6 +10,7 @@ from pathlib import Path
 from ctxaction.github.deliver import (
     COMMENT_LIMIT,
     DROPPED,
+    final_body,
     fit_package,
     format_outputs,
     neutralize,
@@ -109,6 +110,18 @@ def test_fit_falls_back_to_a_hard_cut_when_no_file_is_left() -> None:
     assert truncated and utf16_len(text) <= 10_000
     assert text.endswith("Shortened: 1 files were left out and the rest was cut at a line boundary.")
     assert open_fence(text) == "" and "*(cut here)*" in text
+
+
+def test_final_body_keeps_a_fitting_body_and_cuts_a_long_one_to_valid_markdown() -> None:
+    fitting = "<!-- m -->\n" + "🎉" * 100
+    assert final_body(fitting) == fitting
+    # Astral characters count twice: 40,000 of them are 80,000 units, over the limit in UTF-16
+    # although under it in Python characters.
+    long = "<!-- m -->\nintro\n```python\n" + "🎉\n" * 40_000
+    body = final_body(long)
+    assert utf16_len(body) <= COMMENT_LIMIT < utf16_len(long)
+    assert body.startswith("<!-- m -->\nintro\n```python\n") and body.endswith("*(cut here)*")
+    assert open_fence(body) == ""
 
 
 def test_outputs_use_random_delimiters() -> None:
