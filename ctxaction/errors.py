@@ -166,10 +166,16 @@ class GitHubError(CtxError, RuntimeError):
         return self.status == 403 and "is locked" in self.message.lower()
 
     @property
+    def moved(self) -> bool:
+        """What was asked for belongs to another repository now: GitHub redirected (301) to it and
+        the client refused what came back (``Client`` reads and writes one repository only)."""
+        return self.status == 301
+
+    @property
     def gone(self) -> bool:
-        """What was asked for is not there: deleted (410), or transferred or deleted out of the
-        token's sight (404)."""
-        return self.status in (404, 410)
+        """What was asked for is not there: deleted (410), transferred or deleted out of the
+        token's sight (404), or transferred where the token still sees it (301, :attr:`moved`)."""
+        return self.status in (301, 404, 410)
 
     def __reduce__(self) -> tuple[type[GitHubError], tuple[str, int, str, str]]:
         return (GitHubError, (self.what, self.status, self.message, self.permission))

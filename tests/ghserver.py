@@ -3,9 +3,12 @@
 Responses are GitHub's official example bodies (``tests/fixtures/rest``, from the OpenAPI
 description) with the scenario's numbers, logins and texts filled in, and ``https://api.github.com``
 rewritten to this server's ``http://127.0.0.1:<port>`` (PyGithub only follows URLs on its
-``base_url`` host). Lists paginate with ``Link`` headers like GitHub. Every request is recorded so
-tests assert the calls actually made. Failures (rate limits, 5xx, read-only tokens) are injected
-per scenario. Bound to 127.0.0.1 only; each request handler is bounded by a socket timeout.
+``base_url`` host). An issue or pull request is served as this repository's, its ``url``,
+``html_url`` and ``repository_url`` naming it, whichever recorded payload it came from. Lists
+paginate with ``Link`` headers like GitHub. Every request is recorded so tests assert the calls
+actually made. Failures (rate limits, 5xx, read-only tokens) are injected per scenario, and an
+issue can be transferred (:meth:`FakeGitHub.transfer`). Bound to 127.0.0.1 only; each request
+handler is bounded by a socket timeout.
 """
 
 from __future__ import annotations
@@ -32,6 +35,8 @@ LOCKING_DOCS = "https://help.github.com/articles/locking-conversations/"
 SECONDARY_MESSAGE = (
     "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."
 )
+NOT_FOUND: tuple[int, dict[str, str], Any] = (404, {}, {"message": "Not Found"})
+REDIRECTS_DOCS = "https://docs.github.com/rest/guides/best-practices-for-using-the-rest-api#follow-redirects"
 
 
 def too_long() -> dict[str, Any]:
@@ -100,6 +105,8 @@ class FakeGitHub:
         self.reactions: list[tuple[int, str]] = []
         self.failures: list[Failure] = []
         self.read_only = False
+        # Transferred issues: number here → (repository id, repository, number there).
+        self.moved: dict[int, tuple[int, str, int]] = {}
         self.requests: list[Recorded] = []
         self._next_id = 9_000_000
         self._lock = threading.Lock()
@@ -131,6 +138,13 @@ class FakeGitHub:
         comment = self._comment(number, body, login, user_type)
         self.comments.setdefault(number, []).append(comment)
         return int(comment["id"])
+
+    def transfer(self, number: int, repo: str, new_number: int) -> None:
+        """Transfer issue ``number`` to ``repo``, where it becomes ``new_number``. As GitHub answers
+        (measured on a transferred issue): 301 for the issue, its ``Location`` the issue's place
+        under ``/repositories/{id}``, which serves it as ``repo``'s; 404 for its comments and the
+        rest below it."""
+        self.moved[number] = (700_000 + len(self.moved), repo, new_number)
 
     def fail(self, method: str, path: str, status: int, message: str, times: int = 1, **headers: str) -> None:
         """Answer the next ``times`` matching requests (``path`` is a regex) with an error."""
@@ -236,12 +250,26 @@ class FakeGitHub:
             repository = webhook_fixture("issues.opened.json")["repository"]
             repository.update(full_name=self.repo, name=self.repo.split("/")[1])
             return 200, {}, repository
+        if m3 := re.fullmatch(r"/repositories/(\d+)/issues/(\d+)", path):
+            for number, (repo_id, repo, new_number) in self.moved.items():
+                if (repo_id, new_number) == (int(m3.group(1)), int(m3.group(2))) and method == "GET":
+                    return 200, {}, self._served(self.issues[number], new_number, repo)
         if not m:
             return 404, {}, {"message": "Not Found"}
         rest = m.group(1)
+        if (m2 := re.fullmatch(r"issues/(\d+)(/.*)?", rest)) and int(m2.group(1)) in self.moved:
+            repo_id, _, new_number = self.moved[int(m2.group(1))]
+            if m2.group(2) or method != "GET":
+                return NOT_FOUND
+            location = f"{self.base_url}/repositories/{repo_id}/issues/{new_number}"
+            return 301, {"Location": location}, {
+                "message": "Moved Permanently",
+                "url": location,
+                "documentation_url": REDIRECTS_DOCS,
+            }
         if (m2 := re.fullmatch(r"issues/(\d+)", rest)) and method == "GET":
             issue = self.issues.get(int(m2.group(1)))
-            return (200, {}, issue) if issue else (404, {}, {"message": "Not Found"})
+            return (200, {}, self._served(issue, int(m2.group(1)))) if issue else NOT_FOUND
         if m2 := re.fullmatch(r"issues/(\d+)/comments", rest):
             number = int(m2.group(1))
             if number not in self.issues:
@@ -278,7 +306,7 @@ class FakeGitHub:
             return self._page(path, query, found)
         if (m2 := re.fullmatch(r"pulls/(\d+)", rest)) and method == "GET":
             pull = self.pulls.get(int(m2.group(1)))
-            return (200, {}, pull) if pull else (404, {}, {"message": "Not Found"})
+            return (200, {}, self._served(pull, int(m2.group(1)))) if pull else NOT_FOUND
         if (m2 := re.fullmatch(r"pulls/(\d+)/files", rest)) and method == "GET":
             template = rest_fixture("pulls.list-files.200.json")[0]
             files = [{**template, "filename": name} for name in self.files.get(int(m2.group(1)), [])]
@@ -307,6 +335,22 @@ class FakeGitHub:
         if links:
             headers["Link"] = ", ".join(links)
         return 200, headers, items[(page - 1) * per_page : page * per_page]
+
+    def _served(self, item: dict[str, Any], number: int, repo: str = "") -> dict[str, Any]:
+        """An issue or pull request as GitHub serves it from ``repo`` (this one by default): its
+        number, and the URLs naming its repository, GitHub's own whatever payload it came from."""
+        repo = repo or self.repo
+        served = copy.deepcopy(item)
+        kind = "pulls" if "head" in served else "issues"
+        page = "pull" if kind == "pulls" or "pull_request" in served else "issues"
+        served.update(
+            number=number,
+            url=f"https://api.github.com/repos/{repo}/{kind}/{number}",
+            html_url=f"https://github.com/{repo}/{page}/{number}",
+        )
+        if kind == "issues":
+            served["repository_url"] = f"https://api.github.com/repos/{repo}"
+        return served
 
     def _comment(self, number: int, body: str, login: str, user_type: str) -> dict[str, Any]:
         comment = rest_fixture("issues.create-comment.201.json")

@@ -83,16 +83,12 @@ class ActionRun:
             package = self.build(thread, command)
             self.deliver(package, thread, command)
         except GitHubError as exc:
-            if not self.vanished(exc):
+            notice = self.left_behind(exc)
+            if notice is None:
                 return self.fail(exc)
             # Deleted or transferred after the event (spam is removed within minutes): nothing is
             # left to package or to answer on, and nobody has anything to fix.
-            kind = "pull request" if self.request.is_pr else "issue"
-            self.log.annotate(
-                "notice",
-                f"#{self.request.number} is gone from {self.request.repo} (deleted or transferred since "
-                f"the {kind} event): nothing to package ({exc.one_line()})",
-            )
+            self.log.annotate("notice", notice)
             return 0
         except (CtxError, OSError) as exc:
             # A refused read (403) is a workflow without the permission it names, not a fork PR:
@@ -113,17 +109,34 @@ class ActionRun:
             self.gate.failed(message)
         return 1
 
-    def vanished(self, exc: GitHubError) -> bool:
-        """Whether ``exc`` says the issue or PR the event carried left the repository since: asked
-        again of the thread itself, since a 404 or 410 may be about anything else the run read. A
-        404 also answers a token that cannot read the repository at all: that one stays an error."""
-        if not exc.gone or self.request.data is None or self.client is None:
-            return False
+    def left_behind(self, exc: GitHubError) -> str | None:
+        """The notice for a thread no longer in the repository, or None when ``exc`` is an error."""
+        proof = self.vanished(exc)
+        if proof is None:
+            return None
+        number, repo = self.request.number, self.request.repo
+        if proof.moved:
+            return f"#{number} is no longer in {repo}: nothing to package ({proof.one_line()})"
+        kind = "pull request" if self.request.is_pr else "issue"
+        return (
+            f"#{number} is gone from {repo} (deleted or transferred since the {kind} event): "
+            f"nothing to package ({exc.one_line()})"
+        )
+
+    def vanished(self, exc: GitHubError) -> GitHubError | None:
+        """The answer showing that the issue or PR the event carried left the repository since
+        (deleted, or moved to another), or None: asked again of the thread itself, since a 404 or
+        410 may be about anything else the run read. A 404 also answers a token that cannot read
+        the repository at all: that one stays an error. Without a payload (input ``number``) only
+        a move counts: a 404 there is a wrong number."""
+        if not exc.gone or self.client is None or (self.request.data is None and not exc.moved):
+            return None
         try:
             self.client.issue(self.request.number)
         except GitHubError as again:
-            return again.status == 410 or (again.status == 404 and self.client.readable())
-        return False
+            if again.moved or again.status == 410 or (again.status == 404 and self.client.readable()):
+                return again
+        return None
 
     def pin_head(self) -> None:
         """For a comment on a PR: the head now, read before anything else, and whether it is the

@@ -5,17 +5,18 @@ requests): a run makes a few requests, so pausing a second before each write buy
 our own loop here retries what GitHub says is retryable — 429, 403 with ``Retry-After`` or a
 rate-limit message, and 5xx on reads — honouring ``Retry-After`` and ``x-ratelimit-reset`` up to
 a cap, a bounded number of times. Everything else becomes one ``GitHubError`` that says which
-call failed, with GitHub's message.
+call failed, with GitHub's message. So does an issue or pull request that a redirect brought from
+another repository (status 301): the client reads and writes its one repository only.
 """
 
 from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 import requests
 from github import Auth, Github, GithubException, UnknownObjectException
@@ -40,6 +41,14 @@ ISSUES_READ = "issues: read"
 ISSUES_WRITE = "issues: write"
 PULLS_READ = "pull-requests: read"
 _PAT_PREFIXES = ("ghp_", "github_pat_", "gho_", "ghu_")
+# GitHub answers 301 for an issue transferred to another repository (and for anything of a renamed
+# one), and PyGithub follows every 301 with no way to refuse it: the issue or pull request it
+# returns is checked to be this repository's before anything reads it (see Client._here).
+MOVED = (
+    "the answer is not this repository's (the issue was transferred, or the repository renamed): "
+    "nothing is read from or posted to another repository"
+)
+_API_REPO_RE = re.compile(r"/repos/([^/]+/[^/?#]+)")
 T = TypeVar("T")
 
 
@@ -55,6 +64,17 @@ class ThreadComment:
     association: str
     url: str
     handle: Any = None
+
+
+def repository_of(item: Mapping[str, Any]) -> str:
+    """``owner/name`` an issue or pull request object says it belongs to ("" when it names none):
+    from ``repository_url`` or ``url`` (``…/repos/OWNER/NAME…``, GitHub Enterprise's too), else
+    from ``html_url`` (``https://HOST/OWNER/NAME/…``)."""
+    for key in ("repository_url", "url"):
+        if m := _API_REPO_RE.search(str(item.get(key) or "")):
+            return m.group(1)
+    parts = urlsplit(str(item.get("html_url") or "")).path.strip("/").split("/")
+    return "/".join(parts[:2]) if len(parts) >= 2 else ""
 
 
 def role_at_least(role: str, minimum: str) -> bool:
@@ -127,13 +147,18 @@ class Client:
             waited += wait
             attempt += 1
 
+    def _here(self, what: str, item: dict[str, Any]) -> dict[str, Any]:
+        """``item`` (an issue or pull request) when it is this repository's; else a redirect took
+        the call elsewhere, which is a :attr:`~ctxaction.errors.GitHubError.moved` error."""
+        if repository_of(item).lower() != self.repo_name.lower():
+            raise GitHubError(what, 301, MOVED)
+        return item
+
     def issue(self, number: int) -> dict[str, Any]:
-        """The issue (or PR-as-issue) object."""
-        return self._call(
-            f"get issue #{number}",
-            lambda: dict(self._repo.get_issue(number).raw_data),
-            permission=ISSUES_READ,
-        )
+        """The issue (or PR-as-issue) object, refused when it is another repository's."""
+        what = f"get issue #{number}"
+        found = self._call(what, lambda: dict(self._repo.get_issue(number).raw_data), permission=ISSUES_READ)
+        return self._here(what, found)
 
     def readable(self) -> bool:
         """Whether the token can read the repository: tells an issue gone from the repository (404)
@@ -148,12 +173,11 @@ class Client:
         return True
 
     def pull(self, number: int) -> dict[str, Any]:
-        """The pull request object (head/base refs and SHAs)."""
-        return self._call(
-            f"get pull request #{number}",
-            lambda: dict(self._repo.get_pull(number).raw_data),
-            permission=PULLS_READ,
-        )
+        """The pull request object (head/base refs and SHAs), refused when it is another
+        repository's."""
+        what = f"get pull request #{number}"
+        found = self._call(what, lambda: dict(self._repo.get_pull(number).raw_data), permission=PULLS_READ)
+        return self._here(what, found)
 
     def comments(self, number: int, limit: int = MAX_ITEMS) -> list[ThreadComment]:
         """The thread's comments, oldest first, every page (up to ``limit``)."""

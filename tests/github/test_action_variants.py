@@ -72,6 +72,39 @@ def test_an_issue_transferred_before_the_run_ends_with_a_notice(world: World) ->
     ]
 
 
+def test_an_issue_transferred_where_the_token_reads_ends_with_a_notice(world: World) -> None:
+    """issues.opened.json, and the issue transferred to a repository the token can read (public,
+    or a token for both): GitHub answers 404 for its comments and 301 for the issue, which
+    PyGithub follows there. The answer is refused, as gone: a notice, exit 0, nothing posted."""
+    payload = _issue_world(world)
+    world.fake.transfer(1, "octo-org/elsewhere", 7)
+    result = world.run("issues", payload)
+    assert result.code == 0, result.stdout + result.stderr
+    assert not result.annotations("error")
+    (notice,) = result.annotations("notice")
+    assert "#1 is no longer in Codertocat/Hello-World" in notice and "transferred" in notice
+    assert [f"{r.method} {r.path}" for r in result.requests] == [
+        "GET /repos/Codertocat/Hello-World/issues/1/comments",
+        "GET /repos/Codertocat/Hello-World/issues/1",
+        "GET /repositories/700000/issues/7",  # PyGithub follows every 301; the answer is dropped
+    ]
+
+
+def test_a_number_input_naming_a_transferred_issue_reads_nothing_of_it(world: World) -> None:
+    """workflow_dispatch with input `number: 1`, #1 transferred to a repository the token reads:
+    the run had no payload to start from, and packages nothing of the other repository's issue."""
+    _issue_world(world)
+    world.fake.transfer(1, "octo-org/elsewhere", 7)
+    repository = {"full_name": world.fake.repo}
+    payload = {"inputs": {"number": "1"}, "ref": "refs/heads/main", "repository": repository}
+    result = world.run("workflow_dispatch", payload)
+    assert result.code == 0, result.stdout + result.stderr
+    (notice,) = result.annotations("notice")
+    assert "#1 is no longer in Codertocat/Hello-World" in notice
+    assert not world.fake.calls("POST") and not world.fake.calls("PATCH")
+    assert "Spelling error" not in result.summary + result.stdout
+
+
 def test_a_404_from_a_token_that_cannot_read_the_repository_stays_an_error(world: World) -> None:
     """The same 404, but the repository does not read either: the token is wrong, not the issue."""
     payload = webhook_fixture("issues.opened.json")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ctxaction.github.client import ACTIONS_BOT, Client, GitHubError, find_own, role_at_least
+from ctxaction.github.client import ACTIONS_BOT, Client, GitHubError, find_own, repository_of, role_at_least
 from ctxaction.github.deliver import MARKER, MARKER_RE
 from tests.ghserver import SECONDARY_MESSAGE, FakeGitHub, webhook_fixture
 
@@ -155,6 +155,34 @@ def test_404_is_a_clear_error(fake_github: FakeGitHub) -> None:
     client, _ = client_for(fake_github)
     with pytest.raises(GitHubError, match=r"get issue #99 failed \(404\): Not Found"):
         client.issue(99)
+
+
+def test_an_issue_transferred_elsewhere_is_refused_though_the_redirect_was_followed(
+    fake_github: FakeGitHub,
+) -> None:
+    """GitHub answers 301 for a transferred issue and PyGithub follows it (no opt-out): what comes
+    back is the other repository's issue, which the client refuses as moved."""
+    fake_github.add_issue(webhook_fixture("issues.opened.json")["issue"])
+    fake_github.transfer(1, "octo-org/elsewhere", 7)
+    client, _ = client_for(fake_github)
+    with pytest.raises(GitHubError, match=r"get issue #1 failed \(301\): the answer is not this") as info:
+        client.issue(1)
+    assert info.value.moved and info.value.gone
+    followed = "/repositories/700000/issues/7"
+    assert [r.path for r in fake_github.requests] == [f"/repos/{REPO}/issues/1", followed]
+
+
+@pytest.mark.parametrize(
+    ("item", "repo"),
+    [
+        ({"repository_url": "https://api.github.com/repos/o/r", "url": "https://a.example/repos/x/y"}, "o/r"),
+        ({"url": "https://ghe.example.com/api/v3/repos/o/r/pulls/2"}, "o/r"),
+        ({"html_url": "https://ghe.example.com/o/r/issues/3"}, "o/r"),
+        ({"title": "names no repository"}, ""),
+    ],
+)
+def test_repository_of_reads_the_api_url_first(item: dict[str, str], repo: str) -> None:
+    assert repository_of(item) == repo
 
 
 def test_roles_and_ranking(fake_github: FakeGitHub) -> None:

@@ -49,6 +49,20 @@ def test_pr_thread_has_changed_files_head_base_and_closed_issue_text(fake_github
     assert not fake_github.calls("GET", r"/pulls/2$")  # the payload had head and base
 
 
+def test_a_linked_issue_transferred_elsewhere_is_not_read(fake_github: FakeGitHub) -> None:
+    """A PR that fixes #1, and #1 transferred to a repository the token also reads: its text
+    stays out of the package (it is another repository's), and a warning says why."""
+    pull = webhook_fixture("pull_request.opened.json")["pull_request"]
+    pull["body"] = "Fixes #1"
+    fake_github.add_pull(pull, ["README.md"])
+    fake_github.add_issue(webhook_fixture("issues.opened.json")["issue"])
+    fake_github.transfer(1, "octo-org/elsewhere", 7)
+    thread = fetch_thread(Client(REPO, "ghs_t", fake_github.base_url), 2, data=pull, is_pr=True)
+    assert "Linked issue" not in thread.task.body and "Spelling error" not in thread.task.body
+    (warning,) = thread.warnings
+    assert warning.startswith("linked issue #1 could not be read: the answer is not this repository's")
+
+
 def test_fetch_task_for_local_builds(fake_github: FakeGitHub, monkeypatch: pytest.MonkeyPatch) -> None:
     pull = webhook_fixture("pull_request.opened.json")["pull_request"]
     fake_github.add_pull(pull, ["README.md"])
