@@ -166,6 +166,11 @@ class GitHubError(CtxError, RuntimeError):
         return self.status == 403 and "is locked" in self.message.lower()
 
     @property
+    def issues_disabled(self) -> bool:
+        """The repository has Issues turned off (GitHub: 410 "Issues are disabled for this repo")."""
+        return self.status == 410 and "issues are disabled" in self.message.lower()
+
+    @property
     def moved(self) -> bool:
         """What was asked for belongs to another repository now: GitHub redirected (301) to it and
         the client refused what came back (``Client`` reads and writes one repository only)."""

@@ -36,6 +36,11 @@ SECONDARY_MESSAGE = (
     "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."
 )
 NOT_FOUND: tuple[int, dict[str, str], Any] = (404, {}, {"message": "Not Found"})
+# GitHub's answer for an issue of a repository with Issues turned off (410 Gone).
+ISSUES_DISABLED = {
+    "message": "Issues are disabled for this repo",
+    "documentation_url": "https://docs.github.com/v3/issues/",
+}
 REDIRECTS_DOCS = "https://docs.github.com/rest/guides/best-practices-for-using-the-rest-api#follow-redirects"
 
 
@@ -105,6 +110,8 @@ class FakeGitHub:
         self.reactions: list[tuple[int, str]] = []
         self.failures: list[Failure] = []
         self.read_only = False
+        # Issues turned off in the repository's settings (pull requests go on).
+        self.issues_disabled = False
         # Transferred issues: number here → (repository id, repository, number there).
         self.moved: dict[int, tuple[int, str, int]] = {}
         self.requests: list[Recorded] = []
@@ -257,7 +264,10 @@ class FakeGitHub:
         if not m:
             return 404, {}, {"message": "Not Found"}
         rest = m.group(1)
-        if (m2 := re.fullmatch(r"issues/(\d+)(/.*)?", rest)) and int(m2.group(1)) in self.moved:
+        m2 = re.fullmatch(r"issues/(\d+)(/.*)?", rest)
+        if m2 and self.issues_disabled and int(m2.group(1)) not in self.pulls:
+            return 410, {}, ISSUES_DISABLED
+        if m2 and int(m2.group(1)) in self.moved:
             repo_id, _, new_number = self.moved[int(m2.group(1))]
             if m2.group(2) or method != "GET":
                 return NOT_FOUND

@@ -83,11 +83,11 @@ class ActionRun:
             package = self.build(thread, command)
             self.deliver(package, thread, command)
         except GitHubError as exc:
-            notice = self.left_behind(exc)
+            notice = self.nothing_to_answer(exc)
             if notice is None:
                 return self.fail(exc)
-            # Deleted or transferred after the event (spam is removed within minutes): nothing is
-            # left to package or to answer on, and nobody has anything to fix.
+            # Deleted or transferred after the event (spam is removed within minutes), or Issues
+            # turned off: nothing is left to package or to answer on, and nobody has anything to fix.
             self.log.annotate("notice", notice)
             return 0
         except (CtxError, OSError) as exc:
@@ -109,12 +109,20 @@ class ActionRun:
             self.gate.failed(message)
         return 1
 
-    def left_behind(self, exc: GitHubError) -> str | None:
-        """The notice for a thread no longer in the repository, or None when ``exc`` is an error."""
+    def nothing_to_answer(self, exc: GitHubError) -> str | None:
+        """The notice for a run left with nothing to answer on (the repository's Issues turned off,
+        the thread deleted or moved to another repository), or None when ``exc`` is an error."""
+        number, repo = self.request.number, self.request.repo
+        if exc.issues_disabled:
+            # About the repository, not the thread: no need to ask the thread again.
+            return (
+                f"issues are disabled for {repo}, so the action has nothing to answer on #{number} "
+                f"({exc.one_line()}); to package issues, turn Issues on in the repository's "
+                "Settings → General → Features"
+            )
         proof = self.vanished(exc)
         if proof is None:
             return None
-        number, repo = self.request.number, self.request.repo
         if proof.moved:
             return f"#{number} is no longer in {repo}: nothing to package ({proof.one_line()})"
         kind = "pull request" if self.request.is_pr else "issue"

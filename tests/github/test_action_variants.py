@@ -48,6 +48,21 @@ def test_an_issue_deleted_before_the_run_ends_with_a_notice(world: World) -> Non
     assert _routes(result) == ["GET /issues/1/comments", "GET /issues/1"]
 
 
+def test_issues_turned_off_get_their_own_notice(world: World) -> None:
+    """issues.opened.json, and Issues turned off in the repository's settings since: GitHub answers
+    410 "Issues are disabled for this repo", which is not a deleted issue. A notice saying so and
+    how to turn them on, exit 0, nothing posted, the thread not asked again."""
+    payload = _issue_world(world)
+    world.fake.issues_disabled = True
+    result = world.run("issues", payload)
+    assert result.code == 0, result.stdout + result.stderr
+    assert not result.annotations("error")
+    (notice,) = result.annotations("notice")
+    assert "issues are disabled for Codertocat/Hello-World" in notice and "turn Issues on" in notice
+    assert "deleted" not in notice and "#1 is gone" not in notice
+    assert _routes(result) == ["GET /issues/1/comments"]
+
+
 def test_a_404_about_something_else_while_the_issue_reads_stays_an_error(world: World) -> None:
     """issues.opened.json with the issue in place, and a 404 on its comments (as a proxy or a
     misrouted API URL would give): the thread itself still answers, so nothing is gone."""
