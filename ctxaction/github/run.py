@@ -128,11 +128,15 @@ class ActionRun:
 
     def vanished(self, exc: GitHubError) -> GitHubError | None:
         """The answer showing that the issue or PR the event carried left the repository since
-        (deleted, or moved to another), or None: asked again of the thread itself, since a 404 or
-        410 may be about anything else the run read. A 404 also answers a token that cannot read
-        the repository at all: that one stays an error. Without a payload (input ``number``) only
-        a move counts: a 404 there is a wrong number."""
-        if not exc.gone or self.client is None or (self.request.data is None and not exc.moved):
+        (deleted, or moved to another), or None. A move proves itself: only the thread's own
+        issue or PR is read whole (a linked issue's move is a warning), and asking again would
+        follow the redirect into the other repository once more. A 404 or 410 may be about
+        anything else the run read, so the thread itself is asked again; a 404 also answers a
+        token that cannot read the repository at all: that one stays an error. Without a payload
+        (input ``number``) a 404 or 410 is a wrong number: an error."""
+        if exc.moved:
+            return exc
+        if not exc.gone or self.client is None or self.request.data is None:
             return None
         try:
             self.client.issue(self.request.number)

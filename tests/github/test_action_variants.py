@@ -116,7 +116,7 @@ def test_a_number_input_naming_a_transferred_issue_reads_nothing_of_it(world: Wo
     assert result.code == 0, result.stdout + result.stderr
     (notice,) = result.annotations("notice")
     assert "#1 is no longer in Codertocat/Hello-World" in notice
-    assert not world.fake.calls("POST") and not world.fake.calls("PATCH")
+    assert _routes(result) == ["GET /issues/1", "GET /repositories/700000/issues/7"]  # followed once
     assert "Spelling error" not in result.summary + result.stdout
 
 
