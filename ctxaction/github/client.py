@@ -149,8 +149,11 @@ class Client:
 
     def _here(self, what: str, item: dict[str, Any]) -> dict[str, Any]:
         """``item`` (an issue or pull request) when it is this repository's; else a redirect took
-        the call elsewhere, which is a :attr:`~ctxaction.errors.GitHubError.moved` error."""
-        if repository_of(item).lower() != self.repo_name.lower():
+        the call elsewhere, which is a :attr:`~ctxaction.errors.GitHubError.moved` error. An object
+        that names no repository proves no move (a proxy or an older GitHub Enterprise may leave
+        the URLs out): it is taken as asked."""
+        owner = repository_of(item)
+        if owner and owner.lower() != self.repo_name.lower():
             raise GitHubError(what, 301, MOVED)
         return item
 

@@ -172,6 +172,17 @@ def test_an_issue_transferred_elsewhere_is_refused_though_the_redirect_was_follo
     assert [r.path for r in fake_github.requests] == [f"/repos/{REPO}/issues/1", followed]
 
 
+def test_only_a_named_other_repository_proves_a_move(fake_github: FakeGitHub) -> None:
+    """PyGithub keeps the URL it asked for in ``url``, so an answer that names no repository (a
+    proxy trimming it) is taken as asked; one naming another repository is refused."""
+    client, _ = client_for(fake_github)
+    bare = {"number": 1, "title": "names no repository"}
+    assert client._here("get issue #1", bare) is bare
+    with pytest.raises(GitHubError) as info:
+        client._here("get issue #1", {"repository_url": "https://api.github.com/repos/o/elsewhere"})
+    assert info.value.moved
+
+
 @pytest.mark.parametrize(
     ("item", "repo"),
     [
