@@ -134,8 +134,9 @@ class Detector:
         spots: list[int] = []
         marks: list[tuple[int, int]] = []
         hits, lines = self._match(text, path, spots, marks)
-        escapes = [start for start, _ in marks if text[start] == "\\"]
-        joints = marks if not escapes else [mark for mark in marks if text[mark[0]] != "\\"]
+        # Escapes begin with a backslash or ``&#``, the joints of string pieces with a quote.
+        escapes = [start for start, _ in marks if text[start] in "\\&"]
+        joints = marks if not escapes else [mark for mark in marks if text[mark[0]] not in "\\&"]
         if joints:
             # A key cut inside its keyword holds no keyword on any line: where pieces meet across one.
             assert self._triggers is not None
@@ -207,9 +208,9 @@ class Detector:
         return placed
 
     def _unescaped(self, text: str, path: str, escapes: list[int]) -> list[_Hit]:
-        """Hits in the lines holding ``\\uXXXX``, ``\\xHH`` or ``\\u{H…}`` escapes of token
-        characters, read decoded (see escapes.py), placed over the escapes they were read from in
-        ``text``."""
+        """Hits in the lines holding escapes of token characters (``\\uXXXX``, ``\\xHH``,
+        ``\\u{H…}``, octal, ``&#103;`` and the others escapes.py reads), read decoded, placed over
+        the escapes they were read from in ``text``."""
         decoded = Decoded(text, escaped_lines(text, escapes, LONG_LINE))
         hits, _ = self._match(decoded.text, path, None)
         placed = []

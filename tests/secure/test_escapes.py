@@ -1,5 +1,6 @@
-"""Secrets written with ``\\uXXXX``, ``\\xHH`` and ``\\u{H…}`` escapes (escapes.py): found,
-redacted whole, nothing shown.
+"""Secrets written with escapes (escapes.py): ``\\uXXXX``, ``\\xHH``, ``\\u{H…}`` at every width and
+with several codes (Ruby), octal, ``\\UXXXXXXXX`` and HTML character references; found, redacted
+whole, nothing shown.
 
 Every value is generated at run time (:mod:`ctxaction.secure.synth`) and escaped here, so no
 source line holds a secret, plain or escaped.
@@ -8,6 +9,7 @@ source line holds a secret, plain or escaped.
 from __future__ import annotations
 
 import itertools
+import random
 from collections.abc import Callable
 
 import pytest
@@ -26,8 +28,9 @@ SECRETS = [
 ]
 
 
-# How a character is escaped: ``\uXXXX``, ``\xHH``, ``\u{H…}`` (the shortest form and the
-# four-digit one), each in lower- and upper-case hex.
+# How a character is escaped: ``\uXXXX``, ``\xHH``, ``\u{H…}`` (the shortest form and every
+# padding up to six digits), octal, ``\UXXXXXXXX``, decimal and hex character references; in
+# lower- and upper-case hex.
 FORMS = {
     "u": "\\u{:04x}",
     "U": "\\u{:04X}",
@@ -35,13 +38,31 @@ FORMS = {
     "X": "\\x{:02X}",
     "brace": "\\u{{{:x}}}",
     "BRACE": "\\u{{{:X}}}",
+    "brace3": "\\u{{{:03x}}}",
     "brace4": "\\u{{{:04x}}}",
+    "brace5": "\\u{{{:05X}}}",
+    "brace6": "\\u{{{:06x}}}",
+    "octal": "\\{:03o}",
+    "U8": "\\U{:08x}",
+    "U8upper": "\\U{:08X}",
+    "dec": "&#{};",
+    "hex": "&#x{:x};",
+    "HEX": "&#X{:X};",
 }
 
 
 def _escape(value: str, count: int, form: str = FORMS["u"]) -> str:
     """The first ``count`` characters of ``value`` as escapes written in ``form``."""
     return "".join(form.format(ord(ch)) for ch in value[:count]) + value[count:]
+
+
+def _braced(value: str, count: int, per: int) -> str:
+    """The first ``count`` characters of ``value`` as Ruby's ``\\u{67 68 70}``, ``per`` codes in
+    each pair of braces."""
+    head = value[:count]
+    groups = [head[i : i + per] for i in range(0, len(head), per)]
+    braced = ("\\u{" + " ".join(f"{ord(ch):x}" for ch in group) + "}" for group in groups)
+    return "".join(braced) + value[count:]
 
 
 def _mixed(value: str) -> str:
@@ -60,6 +81,10 @@ LAYOUTS: dict[str, tuple[str, Layout]] = {
     "c": ("keys.c", lambda v: 'static const char *k = "' + v + '";\n'),
     "rust": ("main.rs", lambda v: 'let k = "' + v + '";\n'),
     "go": ("main.go", lambda v: 'k := "' + v + '"\n'),
+    "ruby": ("keys.rb", lambda v: 'KEY = "' + v + '".freeze\n'),
+    "shell": ("deploy.sh", lambda v: "export KEY=$'" + v + "'\n"),
+    "html": ("index.html", lambda v: '<input type="hidden" name="key" value="' + v + '">\n'),
+    "xml": ("settings.xml", lambda v: "<settings>\n  <key>" + v + "</key>\n</settings>\n"),
 }
 CASES = [(rule, prefix, template, layout) for rule, prefix, template in SECRETS for layout in LAYOUTS]
 
@@ -76,7 +101,8 @@ def test_an_escaped_secret_is_found_and_redacted_whole(
     # and every form mixed in one value, with plain characters between.
     counts = (len(prefix), len(secret), 1)
     written = [_escape(secret, count, form) for form in FORMS.values() for count in counts]
-    for value in [*written, _mixed(secret)]:
+    braced = [_braced(secret, count, per) for count in counts[:2] for per in (3, len(secret))]
+    for value in [*written, *braced, _mixed(secret)]:
         text = shape(value)
         case = f"{layout}: {len(value) - len(secret)} characters of escapes"
         redacted, findings = redact(text, path)
@@ -85,7 +111,7 @@ def test_an_escaped_secret_is_found_and_redacted_whole(
         shown = redacted + "".join(f.preview for f in findings)
         # A count, not the pieces: a failing assertion prints its operands.
         assert sum(w in shown for w in windows) == 0, case
-        assert "\\u" not in redacted and "\\x" not in redacted, f"{case}: an escape of the value was left"
+        assert "\\" not in redacted and "&#" not in redacted, f"{case}: an escape of the value was left"
 
 
 def test_an_escaped_secret_keeps_the_fingerprint_of_the_plain_one() -> None:
@@ -131,10 +157,45 @@ BENIGN = {
         'let face = "\\u{1F600}\\u{1f601}";\nlet cafe = "caf\\u{e9}";\nlet nul = \'\\u{0}\';\n'
         'let big = "\\u{110000}\\u{D800}";\nlet hi = "\\u{48}\\u{65}llo";\n'
     ),
+    # Octal byte strings and terminal colours, words in octal, NUL and newline in their short
+    # forms, escaped backslashes before digits (a regex's back-references, a Windows path).
+    "bytes.c": (
+        'static const char MAGIC[] = "\\211PNG\\r\\n\\032\\n";\n'
+        'static const char ELF[] = "\\177ELF\\002\\001";\n'
+        'static const char *RED = "\\033[31m", *NL = "\\12\\0";\n'
+        'static const char *HI = "\\110\\145llo \\127orld";\n'
+        'static const char *RE = "(\\\\w+)=\\\\1\\\\2";\n'
+        'static const char *DIR = "C:\\\\Users\\\\101\\\\data";\n'
+    ),
+    # Backslashes before digits that are no string escapes: a Windows path, sed's back-references.
+    "paths.sh": "ROOT='C:\\Users\\101\\x64\\0'\nsed -e 's/\\(ab\\)\\(cd\\)/\\2\\1\\101/' in.txt\n",
+    # Ruby's several codes in one pair of braces: emoji, a word.
+    "emoji.rb": 'FACES = "\\u{1F600 1F601}"\nHI = "\\u{48 65 6c 6c 6f}"\n',
+    # HTML's references: quotes, spaces, typography, an address written in references (what
+    # pages do to hide it from harvesters), an ``&amp;`` escaped one (the text ``&#103;``).
+    "page.html": (
+        "<p>It&#39;s &#x27;here&#x27;&#160;&#8212; &#8217;ok&#8217;</p>\n"
+        '<a href="&#109;&#97;&#105;&#108;&#116;&#111;&#58;'
+        '&#106;&#111;&#101;&#64;&#101;&#120;&#46;&#105;&#111;">mail</a>\n'
+        "<code>&amp;#103;&amp;#104;&amp;#112;&amp;#95;</code>\n"
+    ),
 }
 
-# What byte strings and emoji write: no marker in it, so no line of theirs is read decoded.
-UNMARKED = 'b"\\x00\\x01\\xff\\xfe\\x1b\\x7f\\x20\\x2e" "\\u{1F600}\\u{e9}\\u{0}\\u{7f}\\u{20}"'
+# What byte strings, emoji and HTML write: no marker in it, so no line of theirs is read decoded.
+UNMARKED = (
+    'b"\\x00\\x01\\xff\\xfe\\x1b\\x7f\\x20\\x2e" "\\u{1F600}\\u{e9}\\u{0}\\u{7f}\\u{20}"'
+    ' "\\0\\12\\033\\177\\200\\377\\000\\001\\040\\056" "\\u{1F600 1F601}" "\\U0001F600"'
+    " &#39;&#x27;&#160;&#xA0;&#8217;&#x2014;&#34;&#38;&#60;&#62;&#32;"
+)
+
+
+def test_an_octal_blob_is_not_flagged() -> None:
+    """A binary file compiled into C as an octal string (a font, an icon): every byte escaped,
+    most lines read decoded, nothing found."""
+    rng = random.Random(8)
+    lines = ['"' + "".join(f"\\{rng.randrange(256):03o}" for _ in range(24)) + '"' for _ in range(400)]
+    text = "static const char FONT[] =\n" + "\n".join(lines) + ";\n"
+    assert scan(text, "font.c") == []
 
 
 @pytest.mark.parametrize("path", list(BENIGN))
@@ -146,9 +207,12 @@ def test_ordinary_escapes_wake_no_decoding() -> None:
     assert [marker for marker in ESCAPE_MARKERS if marker in UNMARKED.lower()] == []
 
 
-@pytest.mark.parametrize("form", ["\\\\x{:02x}", "\\\\u{{{:x}}}", "\\\\u{:04x}"])
+@pytest.mark.parametrize(
+    "form", ["\\\\x{:02x}", "\\\\u{{{:x}}}", "\\\\u{:04x}", "\\\\{:03o}", "\\\\U{:08x}", "&amp;#{};"]
+)
 def test_a_key_behind_escaped_backslashes_is_no_key(form: str) -> None:
-    """``\\\\x67…`` is the text ``\\x67…`` once read: no token, so nothing to find."""
+    """``\\\\x67…`` is the text ``\\x67…`` once read, ``&amp;#103;…`` the text ``&#103;…``: no
+    token, so nothing to find."""
     secret = expand("<<gh:ghp>>", "escaped-backslash")
     text = "K = '" + _escape(secret, 4, form) + "'\n"
     assert scan(text, "keys.py") == []
@@ -169,6 +233,44 @@ def test_each_escape_maps_back_over_its_written_length() -> None:
     spans = [decoded.locate(i, i + 1) for i in range(5, 10)]
     assert spans == [(5, 9), (9, 15), (15, 25), None, (26, 32)]
     assert decoded.locate(5, 10) == (5, 32)  # a hit over all of them takes every escape whole
+
+
+def test_the_new_forms_map_back_over_their_written_length() -> None:
+    text = 'k = "\\101\\U00000042&#67;&#X044;\\u{045}\\u{00046}\\u{000047}"'
+    decoded = Decoded(text, [(0, len(text))])
+    assert decoded.text == 'k = "ABCDEFG"\n\n'
+    spans = [decoded.locate(i, i + 1) for i in range(5, 12)]
+    assert spans == [(5, 9), (9, 19), (19, 24), (24, 31), (31, 38), (38, 47), (47, 57)]
+
+
+def test_several_codes_in_braces_map_back_piece_by_piece() -> None:
+    """Each code of ``\\u{…}`` takes its digits and what stands before them, the last one the
+    closing brace too: a hit over all of them takes the escape whole, one over the last ones
+    leaves the first as written."""
+    text = 'k = "\\u{ 41 42\t43 }\\u{44}"'
+    decoded = Decoded(text, [(0, len(text))])
+    assert decoded.text == 'k = "ABCD"\n\n'
+    assert [decoded.locate(i, i + 1) for i in range(5, 9)] == [(5, 11), (11, 14), (14, 19), (19, 25)]
+    assert decoded.locate(5, 9) == (5, 25)
+    assert decoded.locate(6, 8) == (11, 19)
+
+
+def test_what_is_no_escape_of_these_forms_stays_as_written() -> None:
+    """Octal takes three digits at most; ``\\u`` with eight digits is ``\\u`` and four (Java, JS);
+    a reference needs its ``;``; a code past U+10FFFF, a surrogate or a malformed list in braces
+    is no character."""
+    cases = {
+        "\\1014": "A4",
+        "\\0\\12x": "\x00\nx",
+        "\\u00000041": "\x000041",
+        "&#65&#x41": "&#65&#x41",
+        "&#0000065;&#x000041;": "AA",
+        "&#1114112;&#x110000;\\U00110000": "&#1114112;&#x110000;\\U00110000",
+        "\\u{41 D800}\\u{41 1234567}\\u{41,42}": "\\u{41 D800}\\u{41 1234567}\\u{41,42}",
+        "\\\\101&amp;#65;": "\\\\101&amp;#65;",
+    }
+    decoded = {text: Decoded(text, [(0, len(text))]).text[:-2] for text in cases}
+    assert decoded == cases
 
 
 def test_each_escaped_line_is_read_once() -> None:
