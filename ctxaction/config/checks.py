@@ -16,7 +16,7 @@ from typing import TypeGuard
 from ctxaction.config.merge import inherit, parent_of
 from ctxaction.config.source import Document
 from ctxaction.errors import ConfigError, KeyPath
-from ctxaction.secure import redact_text
+from ctxaction.secure import quoted
 from ctxaction.secure.globs import pattern_problem
 from ctxaction.secure.rules import by_id
 
@@ -75,9 +75,9 @@ def pattern_issue(pattern: str) -> str | None:
     if not pattern.strip():
         return "empty pattern"
     if ".." in pattern.lstrip("!").split("/"):
-        return f"{pattern!r} climbs out with '..': patterns name files inside the repository"
+        return f"{quoted(pattern)} climbs out with '..': patterns name files inside the repository"
     problem = pattern_problem(pattern)
-    return f"bad pattern {pattern!r}: {problem}" if problem else None
+    return f"bad pattern {quoted(pattern)}: {problem}" if problem else None
 
 
 def _patterns(doc: Document) -> Found:
@@ -107,11 +107,7 @@ def _secrets(doc: Document) -> Found:
     for i, pattern in _strings(_get(allow, "paths")):
         problem = pattern_problem(pattern)
         if problem:
-            # Redacted before the cut: a token cut short no longer matches its rule and would be
-            # shown almost whole (the message is redacted again when printed, too late for a cut one).
-            shown = redact_text(pattern)
-            shown = shown if len(shown) <= 80 else shown[:79] + "…"
-            yield _at(doc, ("secrets", "allowlist", "paths", i), f"bad pattern {shown!r}: {problem}")
+            yield _at(doc, ("secrets", "allowlist", "paths", i), f"bad pattern {quoted(pattern)}: {problem}")
     for i, regex in _strings(_get(allow, "regexes")):
         try:
             re.compile(regex)
@@ -122,7 +118,7 @@ def _secrets(doc: Document) -> Found:
         known = by_id()
         for i, rule_id in disabled:
             if rule_id not in known:
-                message = f"unknown rule {rule_id!r} (see `ctxaction scan --list-rules`)"
+                message = f"unknown rule {quoted(rule_id)} (see `ctxaction scan --list-rules`)"
                 yield _at(doc, ("secrets", "disabled_rules", i), message)
 
 
@@ -138,7 +134,7 @@ def _profiles(user: Document, base: Document) -> Found:
         parent = parent_of(name, body, user.data, base.data)
         if parent not in built_in:
             hint = "a built-in profile" if parent in written else "an existing profile"
-            message = f"{parent!r} is not {hint}; known: {', '.join(built_in)}"
+            message = f"{quoted(parent)} is not {hint}; known: {', '.join(built_in)}"
             yield _at(user, ("profiles", name, "extends"), message)
     for name, body in written.items():
         shares = _get(body, "budget", "shares")
@@ -154,7 +150,7 @@ def _profiles(user: Document, base: Document) -> Found:
         yield from _files(user, name, _get(built_in, name), body)
     default = user.data.get("default_profile")
     if isinstance(default, str) and default not in merged:
-        yield _at(user, ("default_profile",), f"no profile {default!r}; known: {', '.join(merged)}")
+        yield _at(user, ("default_profile",), f"no profile {quoted(default)}; known: {', '.join(merged)}")
 
 
 def _number(value: object) -> bool:

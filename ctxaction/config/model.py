@@ -12,6 +12,7 @@ from typing import TypedDict
 
 from ctxaction.config.secrets import SecretsConfig
 from ctxaction.errors import ConfigError
+from ctxaction.secure import quoted
 
 SECTIONS = ("files", "rules", "history", "reserve")
 
@@ -68,7 +69,7 @@ class ProfileError(ConfigError):
     exit_code = 2
 
     def __init__(self, name: str, known: Sequence[str], source: str) -> None:
-        message = f"no profile {name!r}; known: {', '.join(known)} (from {source}) and auto"
+        message = f"no profile {quoted(name)}; known: {', '.join(known)} (from {source}) and auto"
         Exception.__init__(self, message)
         self.source, self.line, self.key, self.message = source, None, "", message
         self.name, self.known = name, tuple(known)

@@ -45,7 +45,15 @@ class Document:
 
     def error(self, path: KeyPath, message: str) -> ConfigError:
         """A problem at ``path`` of this file."""
-        return ConfigError(self.source, path, self.line(path), message)
+        return ConfigError(self.source, shown_path(path), self.line(path), message)
+
+
+def shown_path(path: KeyPath) -> KeyPath:
+    """``path`` for a message: a key is the user's text too, and one of 70,000 characters (an
+    explicit ``? key``) is quoted like a value (:func:`ctxaction.secure.quoted`), cut."""
+    from ctxaction.secure import QUOTE_WIDTH, quoted  # on an error only: the hook's runs stay light
+
+    return tuple(part if isinstance(part, int) or len(part) <= QUOTE_WIDTH else quoted(part) for part in path)
 
 
 def find_config(root: Path | None, explicit: Path | None = None) -> Path | None:
@@ -152,10 +160,10 @@ def _plain(
             key = key_node.value
             kline = key_node.start_mark.line + 1
             if not isinstance(key_node, yaml.ScalarNode) or not isinstance(key, str):
-                raise ConfigError(source, path, kline, "keys must be plain strings")
+                raise ConfigError(source, shown_path(path), kline, "keys must be plain strings")
             key_path = (*path, key)
             if key in out:
-                raise ConfigError(source, key_path, kline, "duplicate key; keep one of them")
+                raise ConfigError(source, shown_path(key_path), kline, "duplicate key; keep one of them")
             out[key] = _plain(value_node, key_path, lines, source, loader)
             lines[key_path] = kline
         return out

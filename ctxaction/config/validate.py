@@ -17,6 +17,7 @@ from ctxaction.config import checks
 from ctxaction.config.schema import schema
 from ctxaction.config.source import BUILTIN, Document, default_text, parse
 from ctxaction.errors import ConfigError, ConfigErrors, KeyPath
+from ctxaction.secure import quoted
 
 _TYPE_NAMES = {
     "string": "a string",
@@ -52,12 +53,7 @@ def _shown(value: object) -> str:
         return "a mapping"
     if isinstance(value, list):
         return "a list"
-    from ctxaction.secure import redact_text
-
-    # Redacted before the cut: a token cut short no longer matches its rule and would be shown
-    # almost whole (the message is redacted again when printed, too late for a cut one).
-    text = redact_text(repr(value))
-    return text if len(text) <= 60 else text[:59] + "…"
+    return quoted(value)
 
 
 def _expected(kind: object) -> str:

@@ -6,6 +6,7 @@ Public API (stable; the packager's filter and the hook depend on it):
 - :func:`scan` — findings in a text
 - :func:`redact` — the text with each secret replaced by ``[REDACTED:rule-id]``, lines kept
 - :func:`redact_text` / :func:`clip` — the same for names, arguments and messages (clip: then cut)
+- :func:`quoted` — a value an error message quotes: redacted, then cut, its whole length said
 - :class:`PathRules` — sensitive path patterns and ``.contextignore`` (gitignore semantics)
 - :func:`bulk_personal_data` — a reason when a file is a dump of personal data
 
@@ -24,6 +25,7 @@ from ctxaction.secure.paths import PathRules
 from ctxaction.secure.personal import bulk_personal_data
 
 __all__ = [
+    "QUOTE_WIDTH",
     "Allowlist",
     "Detector",
     "Finding",
@@ -31,6 +33,7 @@ __all__ = [
     "bulk_personal_data",
     "clip",
     "default_detector",
+    "quoted",
     "redact",
     "redact_text",
     "redact_with",
@@ -96,3 +99,30 @@ def clip(text: str, limit: int, ellipsis: str = "…") -> str:
     """
     clean = redact_text(text)
     return clean if len(clean) <= limit else clean[:limit] + ellipsis
+
+
+# Wide enough to recognise a value by, short enough that a message quoting one stays a line.
+QUOTE_WIDTH = 120
+
+
+def quoted(value: object) -> str:
+    """``value`` as an error message quotes it: its ``repr``, redacted, and past ``QUOTE_WIDTH``
+    characters cut, the whole length said (``'aaa…' (70,000 characters)``).
+
+    The one way messages quote what a user supplied (config values and keys, command arguments,
+    event payload fields, action inputs), so a 70,000-character value still makes a readable
+    line. Redacted before the cut, as in :func:`clip`: the printed message is redacted again, but
+    by then a cut token no longer matches its rule and would be shown almost whole. A string is
+    redacted as written, before ``repr`` escapes its newlines, so a key spread over lines (a PEM
+    block) is still found.
+    """
+    if isinstance(value, str):
+        shown, size = repr(redact_text(value)), len(value)
+    else:
+        shown = redact_text(repr(value))
+        size = len(shown)
+    if len(shown) <= QUOTE_WIDTH:
+        return shown
+    # The closing quote kept, so the cut is plainly inside the value.
+    close = shown[0] if isinstance(value, str) else ""
+    return f"{shown[: QUOTE_WIDTH - len(close) - 1]}…{close} ({size:,} characters)"

@@ -16,7 +16,9 @@ from ctxaction.config.read import read_config
 from ctxaction.config.secrets import secrets_of
 from ctxaction.hook import main as hook
 from ctxaction.secure.settings import load_settings
+from ctxaction.secure.synth import expand
 from tests.gitrepo import GitRepo
+from tests.leaks.forms import assert_no_key_pieces
 
 BROKEN = "profiles:\n  bugfix:\n    max_filez: 3\nsecrets:\n  disabled_rules: [no-such-rule]\n"
 PROBLEMS = (
@@ -48,6 +50,27 @@ def test_a_broken_file_is_the_same_usage_error_everywhere(
     ):
         assert run() == 2, prefix
         assert capsys.readouterr().err == f"{prefix}: {expected}\n"
+
+
+def test_a_long_value_is_quoted_short_with_no_piece_of_a_key_in_it(
+    make_repo: Callable[..., GitRepo], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The key straddles the place the quoted value is cut: cut before the redaction, most of it showed.
+    keys = {"gh": (expand("<<gh:ghp>>", "reader-long-value"), "ghp_")}
+    value = "word " * 19 + keys["gh"][0] + " " + "b" * 70_000
+    repo = make_repo()
+    repo.commit({"app.py": "x = 1\n"})
+    repo.write(".github/context-packages.yaml", f'default_profile: "{value}"\n')
+    monkeypatch.chdir(repo.root)
+    for prefix, run in (
+        ("ctxaction config", lambda: main(["config", "show", "--repo", str(repo.root)])),
+        ("ctxaction-secrets", lambda: hook([])),
+    ):
+        code, err = run(), capsys.readouterr().err
+        assert_no_key_pieces(keys, err, 8, prefix)
+        # Facts, not the text: a failing assertion prints its operands.
+        facts = [err.startswith(f"{prefix}: "), "(70,136 characters)" in err, len(err) < 500]
+        assert (code, facts) == (2, [True, True, True]), prefix
 
 
 def test_packager_and_scanner_read_the_same_file_in_the_same_order(

@@ -6,6 +6,8 @@ import pytest
 
 from ctxaction.config.load import config_from_text
 from ctxaction.errors import ConfigError, ConfigErrors
+from ctxaction.secure import QUOTE_WIDTH, redact_text
+from tests.leaks.forms import assert_no_key_pieces
 
 BROKEN = """\
 version: 2
@@ -122,16 +124,26 @@ def _pieces(secret: str, size: int = 8) -> set[str]:
     return {secret[i : i + size] for i in range(len(secret) - size + 1)}
 
 
+def _straddling(token: str, tail: int = 0) -> str:
+    """Words, then ``token`` across the place a quoted value is cut, then ``tail`` more letters."""
+    # Quoted, the value starts after its opening quote: the cut falls some 20 characters into the token.
+    words = "word " * ((QUOTE_WIDTH - 22) // 5)
+    return f"{words}{token} {'b' * tail}"
+
+
 def test_values_and_patterns_are_redacted_before_they_are_cut() -> None:
-    # Messages cut a long value to 60 characters and a pattern to 80; cut first, a token lost its
-    # tail, no longer matched its rule and passed the redaction of the printed message half shown.
+    # Messages cut a quoted value at QUOTE_WIDTH characters; cut first, a token lost its tail, no
+    # longer matched its rule and passed the redaction of the printed message half shown.
     from ctxaction.secure.synth import expand
 
     token = expand("<<gh:ghp>>", "config-cut")
+    value = _straddling(token)
+    # The premise: the cut alone leaves a piece of the token that the redactor no longer finds.
+    assert sum(piece in redact_text(value[: QUOTE_WIDTH - 3]) for piece in _pieces(token[4:])) > 0
     text = (
         "profiles:\n  bugfix:\n    budget:\n"
-        f'      total_tokens: "the value is not a number, see: {token}"\n'
-        f'secrets:\n  allowlist:\n    paths: ["{"a" * 55}/{token}/[z-a]"]\n'
+        f'      total_tokens: "{value}"\n'
+        f'secrets:\n  allowlist:\n    paths: ["{value}/[z-a]"]\n'
     )
     message = str(error_of(text))
     # Facts, not the text: a failing assertion prints its operands, and the text would hold the piece.
@@ -139,3 +151,40 @@ def test_values_and_patterns_are_redacted_before_they_are_cut() -> None:
     named = ["total_tokens" in message, "allowlist.paths[0]" in message, redacted]
     assert named == [True, True, 2]
     assert sum(piece in message for piece in _pieces(token[4:])) == 0
+
+
+LONG = 70_000
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        ('rules:\n  skills: ["{v}/../x"]\n', "cfg.yaml:2: rules.skills[0]: 'xxx"),
+        ("rules:\n  sources:\n    - {{pattern: '[z-a]{v}', priority: 1, max_lines: 3}}\n", "bad pattern"),
+        ("profiles:\n  docs:\n    extends: {v}\n", "cfg.yaml:3: profiles.docs.extends: 'xxx"),
+        ("default_profile: {v}\n", "default_profile: no profile 'xxx"),
+        ("secrets:\n  disabled_rules: [{v}]\n", "unknown rule 'xxx"),
+        ("agent: {v}\n", "unknown agent 'xxx"),
+        ("profiles:\n  ? {v}\n  : {{extends: nope}}\n", "profiles.'xxx"),
+        ("? {v}\n: 1\n", "cfg.yaml:1: 'xxx"),
+    ],
+)
+def test_a_long_value_is_quoted_cut_saying_how_long_it_is(text: str, where: str) -> None:
+    # A 70,000-character value made a 70,000-character `::error::` line in the action's log.
+    message = str(error_of(text.format(v="x" * LONG)))
+    assert where in message
+    assert len(message) < 2 * QUOTE_WIDTH + 300, len(message)
+    assert "…' (70,0" in message and " characters)" in message
+
+
+def test_a_key_in_a_long_value_shows_no_piece_of_itself() -> None:
+    from ctxaction.secure.synth import expand
+
+    keys = {"gh": (expand("<<gh:ghp>>", "config-long-gh"), "ghp_")}
+    value = _straddling(keys["gh"][0], tail=LONG)
+    for text in (f'default_profile: "{value}"\n', f'? "{value}"\n: 1\n'):
+        message = error_of(text).one_line()
+        assert_no_key_pieces(keys, message, 8, "a config error quoting a long value")
+        # Facts, not the text: a failing assertion prints its operands.
+        facts = (message.count("[REDACTED:github-pat]"), len(message) < 2 * QUOTE_WIDTH + 300)
+        assert facts == (1, True)

@@ -26,9 +26,11 @@ import yaml
 from ctxaction.agents import PACKAGE_JSON, PACKAGE_MD, PROMPT_MD
 from ctxaction.github.comment import packaged_sha
 from ctxaction.markdown import has_live_markup
+from ctxaction.secure.synth import expand
 from tests.ghserver import FakeGitHub, webhook_fixture
 from tests.github.runner import ROOT, ActionRunner, RunResult, clone, image_entrypoint, make_upstream
 from tests.gitrepo import GitRepo
+from tests.leaks.forms import assert_no_key_pieces
 
 RUNNER_UID = 1001  # the `runner` user of GitHub's hosted images
 EXAMPLES = ROOT / "action" / "examples"
@@ -469,3 +471,23 @@ def test_a_config_error_is_one_line_without_a_traceback(world: World, config: st
     assert named in error and "context-packages.yaml" in error
     assert "Traceback" not in result.stdout + result.stderr
     json.dumps(result.outputs)  # outputs still written
+
+
+def test_a_long_config_value_makes_a_short_error_with_no_piece_of_a_key(world: World) -> None:
+    # A 70,000-character value was quoted whole: one `::error::` line of 70,000 characters, and a
+    # key in it, cut anywhere but after the redaction, would have shown most of itself.
+    keys = {"gh": (expand("<<gh:ghp>>", "action-long-config"), "ghp_")}
+    value = "word " * 19 + keys["gh"][0] + " " + "b" * 70_000
+    (world.root / "context-packages.yaml").write_text(f'default_profile: "{value}"\n', encoding="utf-8")
+    result = world.run("issues", world.issue(), output="summary")
+    assert_no_key_pieces(keys, result.stdout + result.stderr, 8, "the action's log")
+    errors = result.annotations("error")
+    # Facts, not the text: a failing assertion prints its operands.
+    error = errors[0] if len(errors) == 1 else ""
+    facts = [
+        "default_profile: no profile 'word word" in error,
+        "[REDACTED:github-pat]" in error,
+        "(70,136 characters)" in error,
+        len(error) < 500,
+    ]
+    assert (result.code, len(errors), facts) == (1, 1, [True] * 4)
