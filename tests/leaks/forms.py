@@ -232,6 +232,8 @@ def key_pieces_leaked(keys: Mapping[str, tuple[str, str]], text: str, window: in
 def assert_no_key_pieces(keys: Mapping[str, tuple[str, str]], text: str, window: int, where: str) -> None:
     """No run of the keys' own parts (:func:`key_pieces_leaked`) appears in ``text``, the output of
     ``where``."""
+    # Out of a failure's traceback: pytest prints the arguments of every frame, the keys and text.
+    __tracebackhide__ = True
     count = key_pieces_leaked(keys, text, window)
     assert count == 0, f"{count} piece(s) of a key leaked through {where}"
 
