@@ -79,7 +79,9 @@ def get_preset(name: str) -> AgentPreset:
     try:
         return PRESETS[name.strip().lower()]
     except KeyError:
-        raise ValueError(f"unknown agent {name!r}; use one of {', '.join(AGENT_NAMES)}") from None
+        from ctxaction.secure import quoted
+
+        raise ValueError(f"unknown agent {quoted(name)}; use one of {', '.join(AGENT_NAMES)}") from None
 
 
 def apply_preset(profile: Profile, preset: AgentPreset) -> Profile:

@@ -63,10 +63,12 @@ class Parser(argparse.ArgumentParser):
     def _check_value(self, action: argparse.Action, value: Any) -> None:
         # The standard message lists every choice; a close one is more use than a list.
         if action.choices is not None and value not in action.choices:
+            from ctxaction.secure import quoted  # on a mistake only: the hook's runs stay light
+
             choices = [str(c) for c in action.choices]
             hint = suggestion(str(value), choices) or f" (choose from {', '.join(choices)})"
             what = "unknown command" if isinstance(action, argparse._SubParsersAction) else "invalid choice"
-            raise argparse.ArgumentError(action, f"{what}: {value!r}{hint}")
+            raise argparse.ArgumentError(action, f"{what}: {quoted(value)}{hint}")
         super()._check_value(action, value)
 
     def option_strings(self) -> list[str]:
@@ -84,12 +86,14 @@ class Parser(argparse.ArgumentParser):
 
     def reject_unknown(self, extras: Sequence[str]) -> NoReturn:
         """Fail on the first argument no parser took, naming the closest option for a flag."""
+        from ctxaction.secure import quoted
+
         first = extras[0]
         if first.startswith("-") and first != "-":
             name = first.partition("=")[0]  # never echo the value: it may be a token
-            raise_with = f"unknown option {name!r}{suggestion(name, self.option_strings())}"
+            raise_with = f"unknown option {quoted(name)}{suggestion(name, self.option_strings())}"
         else:
-            raise_with = f"unexpected argument {first!r}"
+            raise_with = f"unexpected argument {quoted(first)}"
         self.error(raise_with)
 
 

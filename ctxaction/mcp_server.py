@@ -143,18 +143,18 @@ def package_text(ws: Workspace, task: str, budget: int | None, profile: str) -> 
 
 def safe_relpath(root: Path, raw: str) -> str:
     """A repo-relative posix path that stays inside ``root`` once symlinks are resolved."""
-    from ctxaction.secure import clip
+    from ctxaction.secure import quoted
 
     path = raw.strip().replace("\\", "/")
     if not path or "\0" in path:
         raise ToolInputError("path is empty")
     if path.startswith("/") or re.match(r"^[A-Za-z]:", path) or path.startswith("~"):
-        raise ToolInputError(f"{clip(repr(raw), 80)} is absolute: pass a path relative to the repository")
+        raise ToolInputError(f"{quoted(raw)} is absolute: pass a path relative to the repository")
     if ".." in path.split("/"):
-        raise ToolInputError(f"{clip(repr(raw), 80)} climbs out with '..': pass a path inside the repository")
+        raise ToolInputError(f"{quoted(raw)} climbs out with '..': pass a path inside the repository")
     rel = posixpath.normpath(path)
     if rel == "." or rel == ".git" or rel.startswith(".git/"):
-        raise ToolInputError(f"{clip(repr(raw), 80)} is not a file of the repository")
+        raise ToolInputError(f"{quoted(raw)} is not a file of the repository")
     if inside(root, os.path.join(root, rel)) is None:
         raise ToolInputError(f"{rel} leads out of the repository (symlink)")
     return rel

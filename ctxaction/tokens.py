@@ -296,8 +296,10 @@ def encoding_for(model_or_encoding: str) -> str:
     try:
         return str(tiktoken.encoding_name_for_model(model_or_encoding))
     except KeyError as exc:
+        from ctxaction.secure import quoted
+
         raise TokenizerError(
-            f"unknown model or encoding {model_or_encoding!r}: use an encoding such as o200k_base "
+            f"unknown model or encoding {quoted(model_or_encoding)}: use an encoding such as o200k_base "
             "or cl100k_base, or a model tiktoken knows (gpt-4o, gpt-4, …)"
         ) from exc
 

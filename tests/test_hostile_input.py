@@ -22,6 +22,7 @@ from ctxaction.secure.checksums import jwt_ok
 from ctxaction.secure.synth import expand
 from ctxaction.task import TaskError, read_issue_json
 from tests.gitrepo import GitRepo
+from tests.leaks.forms import assert_no_key_pieces, straddling
 
 KEY = expand('API_KEY = "<<alnum:32>>"\n', "hostile")
 SECRET = KEY.split('"')[1]
@@ -176,6 +177,40 @@ def test_unknown_profile_blames_the_request(
         "ctxaction build: no profile 'nope'; "
         "known: bugfix, feature (from <built-in defaults>) and auto"
     )
+
+
+@pytest.mark.parametrize(
+    ("args", "where"),
+    [
+        (["build", "--task", "{v}"], "ctxaction build: no profile 'word word"),
+        (["build", "--include", "[z-a]{v}"], "ctxaction build: --include '[z-a]word word"),
+        (["build", "{v}"], "unexpected argument 'word word"),
+        (["scan", "--history", "{v}"], "ctxaction scan: unknown revision or range 'word word"),
+    ],
+)
+def test_a_long_argument_is_quoted_short_with_no_piece_of_a_key(
+    repo: GitRepo,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    args: list[str],
+    where: str,
+) -> None:
+    keys = {"gh": (expand("<<gh:ghp>>", "cli-long-argument"), "ghp_")}
+    value = straddling(keys["gh"][0], tail=70_000)
+    monkeypatch.chdir(repo.root)
+    argv = [arg.format(v=value) for arg in args]
+    if args[0] == "build":
+        argv += ["--repo", str(repo.root), "--issue-file", issue(tmp_path)]
+    try:
+        code = main(argv)
+    except SystemExit as exc:  # argparse's usage errors
+        code = exc.code
+    err = capsys.readouterr().err
+    assert_no_key_pieces(keys, err, 8, f"ctxaction {args[0]} {args[1]}")
+    # Facts, not the text: a failing assertion prints its operands.
+    facts = [where in err, "[REDACTED:" in err, " (70,1" in err, len(err) < 600, "Traceback" not in err]
+    assert (code, facts) == (2, [True] * 5)
 
 
 @pytest.mark.parametrize(

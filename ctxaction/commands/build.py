@@ -163,13 +163,14 @@ def _options(args: argparse.Namespace) -> Any:
     if problem:
         raise UsageError(problem)
     from ctxaction.pipeline import BuildOptions
+    from ctxaction.secure import quoted
     from ctxaction.secure.globs import pattern_problem
 
     for flag, patterns in (("--include", args.include), ("--exclude", args.exclude)):
         for pattern in patterns:
             problem = pattern_problem(pattern)
             if problem:
-                raise UsageError(f"{flag} {pattern!r}: {problem}")
+                raise UsageError(f"{flag} {quoted(pattern)}: {problem}")
     if args.budget is not None and args.budget <= 0:
         raise UsageError(f"--budget must be a positive number of tokens, got {args.budget}")
     if args.history_depth is not None and args.history_depth < 0:

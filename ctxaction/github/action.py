@@ -23,7 +23,7 @@ from ctxaction.github.event import REPO_RE, Request, Skip, load_event
 from ctxaction.github.inputs import Inputs, fail_on_error, read_inputs
 from ctxaction.github.log import Log, quoted_log
 from ctxaction.github.run import ActionRun
-from ctxaction.secure import clip
+from ctxaction.secure import quoted
 
 NO_TOKEN = (
     "input 'github-token' is empty (pull requests from forks get empty secrets): nothing is read "
@@ -60,8 +60,7 @@ def explicit_request(inputs: Inputs, env: Mapping[str, str]) -> Request | Skip:
     the open PR of the checked-out branch (copilot-setup-steps, where no event names one)."""
     repo = env.get("GITHUB_REPOSITORY", "")
     if not REPO_RE.match(repo):
-        shown = clip(repr(repo), 80)
-        raise EventError(f"GITHUB_REPOSITORY must be owner/name to use input 'number', got {shown}")
+        raise EventError(f"GITHUB_REPOSITORY must be owner/name to use input 'number', got {quoted(repo)}")
     event = env.get("GITHUB_EVENT_NAME", "")
     if inputs.number != "branch":
         return Request(event=event, action="", repo=repo, number=int(inputs.number), is_pr=None)
@@ -70,8 +69,7 @@ def explicit_request(inputs: Inputs, env: Mapping[str, str]) -> Request | Skip:
         return Skip("input 'number' is 'branch' but the runner names no branch (GITHUB_REF_NAME)")
     number = Client(repo, inputs.token, env.get("GITHUB_API_URL") or None).open_pull(branch)
     if number is None:
-        shown = clip(repr(branch), 100)
-        return Skip(f"no open pull request has branch {shown} as its head: nothing to package")
+        return Skip(f"no open pull request has branch {quoted(branch)} as its head: nothing to package")
     return Request(event=event, action="", repo=repo, number=number, is_pr=True)
 
 

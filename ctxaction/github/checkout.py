@@ -22,7 +22,7 @@ from ctxaction.github.event import SHA_RE
 from ctxaction.output import Owner
 from ctxaction.repo import git
 from ctxaction.repo.git import RepoError
-from ctxaction.secure import clip
+from ctxaction.secure import quoted
 
 FETCH_TIMEOUT = 180.0
 
@@ -140,7 +140,7 @@ def _fetch(root: Path, source: str, sha: str, depth: int) -> str | None:
     """Fetch ``source`` (a ref or a commit id) from ``origin`` as data, without a ref written,
     until commit ``sha`` is readable; shallow (``--depth``) in a shallow clone."""
     if not SHA_RE.match(sha):
-        return f"not a commit id: {clip(repr(sha), 80)}"
+        return f"not a commit id: {quoted(sha)}"
     if has_commit(root, sha):
         return None
     if not has_remote(root):

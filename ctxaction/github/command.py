@@ -14,7 +14,7 @@ import shlex
 from dataclasses import dataclass, field
 
 from ctxaction.errors import CommandError as CommandError
-from ctxaction.secure import clip
+from ctxaction.secure import clip, quoted
 
 FORMATS = ("markdown", "xml", "json")
 MAX_LINE = 500
@@ -85,23 +85,23 @@ def parse_args(text: str) -> Command:
             budget = _budget(value)
         elif eq and key == "format":
             if value not in FORMATS:
-                raise CommandError(f"unknown format '{_show(value)}': use one of {', '.join(FORMATS)}")
+                raise CommandError(f"unknown format {_show(value)}: use one of {', '.join(FORMATS)}")
             fmt = value
         elif eq and key == "profile":
             profile = _profile(value)
         elif eq:
-            raise CommandError(f"unknown argument '{_show(word)}'")
+            raise CommandError(f"unknown argument {_show(word)}")
         elif profile is None:
             profile = _profile(word)
         else:
-            raise CommandError(f"unexpected argument '{_show(word)}' (the profile is already '{profile}')")
+            raise CommandError(f"unexpected argument {_show(word)} (the profile is already '{profile}')")
     return Command(profile=profile, budget=budget, include=include, exclude=exclude, fmt=fmt)
 
 
 def _show(text: str) -> str:
-    """Untrusted text echoed in a reply: short and without backticks or control characters."""
-    cleaned = "".join(ch for ch in text if ch.isprintable() and ch != "`")
-    return clip(cleaned, 40)
+    """Untrusted text echoed in a reply, quoted (:func:`~ctxaction.secure.quoted`): without
+    backticks, which would open code in the reply's Markdown, or control characters."""
+    return quoted("".join(ch for ch in text if ch.isprintable() and ch != "`"))
 
 
 def _path(word: str) -> str:
@@ -109,10 +109,10 @@ def _path(word: str) -> str:
     if not path:
         raise CommandError(f"'{word[0]}' needs a path right after it, like {word[0]}src/app.py")
     if len(path) > MAX_PATH:
-        raise CommandError(f"path '{_show(path)}' is longer than {MAX_PATH} characters")
+        raise CommandError(f"path {_show(path)} is longer than {MAX_PATH} characters")
     parts = path.replace("\\", "/").split("/")
     if path.startswith(("/", "-")) or ".." in parts or not all(ch.isprintable() for ch in path):
-        raise CommandError(f"path '{_show(path)}' must be relative to the repository root, without '..'")
+        raise CommandError(f"path {_show(path)} must be relative to the repository root, without '..'")
     return path
 
 
@@ -121,13 +121,13 @@ def _budget(value: str) -> int:
     # ASCII digits only: str.isdigit() also accepts superscripts and circled digits, which int()
     # then rejects with a ValueError instead of this reply.
     if not re.fullmatch(r"[0-9]{1,7}", value) or not low <= int(value) <= high:
-        raise CommandError(f"budget must be a number of tokens from {low} to {high}, not '{_show(value)}'")
+        raise CommandError(f"budget must be a number of tokens from {low} to {high}, not {_show(value)}")
     return int(value)
 
 
 def _profile(value: str) -> str:
     if not PROFILE_RE.match(value):
-        raise CommandError(f"'{_show(value)}' is not a profile name (letters, digits, '-', '_', '.')")
+        raise CommandError(f"{_show(value)} is not a profile name (letters, digits, '-', '_', '.')")
     return value
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from ctxaction.errors import EventError as EventError
 from ctxaction.jsonfile import read_json_object
-from ctxaction.secure import clip
+from ctxaction.secure import quoted
 
 ISSUE_ACTIONS = frozenset({"opened", "edited", "reopened", "labeled"})
 PR_ACTIONS = frozenset({"opened", "synchronize", "reopened", "ready_for_review"})
@@ -104,7 +104,7 @@ class _Fields:
         if isinstance(value, str) and value.strip().isdigit():
             value = int(value.strip())
         if not isinstance(value, int) or value <= 0:
-            raise self._fail(path, f"should be a positive number, not {clip(repr(value), 40)}")
+            raise self._fail(path, f"should be a positive number, not {quoted(value)}")
         return value
 
     def text(self, path: str, required: bool = True) -> str:
@@ -160,7 +160,7 @@ def parse_event(
     if not repo:
         raise f._fail("repository.full_name", "is missing (and GITHUB_REPOSITORY is not set)")
     if not REPO_RE.match(repo):
-        raise f._fail("repository.full_name", f"is not owner/name: {clip(repr(repo), 80)}")
+        raise f._fail("repository.full_name", f"is not owner/name: {quoted(repo)}")
     action = f.text("action", required=False)
     if name == "issues":
         return _issues(f, repo, action, AGENT_ISSUE_ACTIONS if agent_mode else ISSUE_ACTIONS)
@@ -186,7 +186,8 @@ def parse_event(
 
 
 def _unhandled(event: str, action: str, handled: frozenset[str]) -> Skip:
-    return Skip(f"{event} event with action '{action}' is not handled ({', '.join(sorted(handled))} are)")
+    listed = ", ".join(sorted(handled))
+    return Skip(f"{event} event with action {quoted(action)} is not handled ({listed} are)")
 
 
 def _issues(f: _Fields, repo: str, action: str, handled: frozenset[str]) -> Request | Skip:
@@ -213,7 +214,7 @@ def _pr_request(
     pull = f.obj("pull_request")
     head_sha = f.text("pull_request.head.sha")
     if not SHA_RE.match(head_sha):
-        raise f._fail("pull_request.head.sha", f"is not a commit id: {clip(repr(head_sha), 80)}")
+        raise f._fail("pull_request.head.sha", f"is not a commit id: {quoted(head_sha)}")
     return Request(
         event=name,
         action=action,
@@ -237,7 +238,7 @@ def _issue_comment(f: _Fields, repo: str, action: str, allow_edited: bool) -> Re
     accepted = {"created", "edited"} if allow_edited else {"created"}
     if action not in accepted:
         hint = "" if allow_edited or action != "edited" else " (set edited-comments: true to accept edits)"
-        return Skip(f"issue_comment event with action '{action}' is not handled{hint}")
+        return Skip(f"issue_comment event with action {quoted(action)} is not handled{hint}")
     issue = f.obj("issue")
     f.obj("comment")
     if (ghost := _authorless(f, "comment")) is not None:
@@ -276,7 +277,7 @@ def _review(f: _Fields, repo: str, name: str, action: str) -> Request | Skip:
     """A review comment on a PR's diff (``created``) or a submitted review: the agent's trigger."""
     wanted = "created" if name == "pull_request_review_comment" else "submitted"
     if action != wanted:
-        return Skip(f"{name} event with action '{action}' is not handled ({wanted} is)")
+        return Skip(f"{name} event with action {quoted(action)} is not handled ({wanted} is)")
     source = "comment" if name == "pull_request_review_comment" else "review"
     f.obj(source)
     if (ghost := _authorless(f, source)) is not None:

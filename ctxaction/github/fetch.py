@@ -21,7 +21,7 @@ from ctxaction.github.deliver import MARKER_RE, REPLY_MARKER
 from ctxaction.github.event import REPO_RE, Request
 from ctxaction.model import Comment, Task
 from ctxaction.repo import git
-from ctxaction.secure import clip
+from ctxaction.secure import quoted
 from ctxaction.task import task_from_json
 
 CLOSING_RE = re.compile(r"\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s*:?\s+#(\d+)\b", re.IGNORECASE)
@@ -147,7 +147,7 @@ def fetch_task(
     if not repo:
         raise FetchError("cannot tell which GitHub repository: pass --github-repo owner/name")
     if not REPO_RE.match(repo):
-        raise FetchError(f"--github-repo must be owner/name, not {clip(repr(repo), 80)}")
+        raise FetchError(f"--github-repo must be owner/name, not {quoted(repo)}")
     token = token or os.environ.get("GITHUB_TOKEN") or os.environ.get("GH_TOKEN")
     if not token:
         raise FetchError("no GitHub token: set GITHUB_TOKEN (or GH_TOKEN) or pass --token")

@@ -18,7 +18,7 @@ from ctxaction.errors import InputError as InputError
 from ctxaction.github.client import ROLES
 from ctxaction.github.command import BUDGET_RANGE, COMMAND_RE, FORMATS, PROFILE_RE
 from ctxaction.sanitize import AGENT_HANDLES
-from ctxaction.secure import clip
+from ctxaction.secure import quoted
 
 OUTPUTS = ("comment", "artifact", "summary")
 COMMENT_STYLES = ("compact", "full")
@@ -63,13 +63,9 @@ def raw_input(env: Mapping[str, str], name: str) -> str:
     return value.strip()
 
 
-def _show(value: str) -> str:
-    return repr(clip(value, 60))
-
-
 def _int(name: str, value: str, low: int, high: int) -> int:
     if not re.fullmatch(r"\d+", value) or not low <= int(value) <= high:
-        raise InputError(f"input '{name}': expected a whole number from {low} to {high}, got {_show(value)}")
+        raise InputError(f"input '{name}': expected a whole number from {low} to {high}, got {quoted(value)}")
     return int(value)
 
 
@@ -79,12 +75,12 @@ def _bool(name: str, value: str) -> bool:
         return True
     if lowered in FALSE:
         return False
-    raise InputError(f"input '{name}': expected true or false, got {_show(value)}")
+    raise InputError(f"input '{name}': expected true or false, got {quoted(value)}")
 
 
 def _choice(name: str, value: str, choices: tuple[str, ...]) -> str:
     if value not in choices:
-        raise InputError(f"input '{name}': expected one of {', '.join(choices)}, got {_show(value)}")
+        raise InputError(f"input '{name}': expected one of {', '.join(choices)}, got {quoted(value)}")
     return value
 
 
@@ -108,25 +104,25 @@ def read_inputs(env: Mapping[str, str]) -> Inputs:
     token = get("github-token")
     task = get("task", "auto")
     if not PROFILE_RE.match(task):
-        raise InputError(f"input 'task': expected 'auto' or a profile name, got {_show(task)}")
+        raise InputError(f"input 'task': expected 'auto' or a profile name, got {quoted(task)}")
     budget_text = get("budget")
     command = get("command", "/context")
     if not COMMAND_RE.match(command):
-        raise InputError(f"input 'command': expected a slash and a word like /context, got {_show(command)}")
+        raise InputError(f"input 'command': expected a slash and a word like /context, got {quoted(command)}")
     bot_login = get("bot-login")
     if bot_login and not re.fullmatch(r"[A-Za-z0-9-]+(?:\[bot\])?", bot_login):
-        raise InputError(f"input 'bot-login': expected a GitHub login, got {_show(bot_login)}")
+        raise InputError(f"input 'bot-login': expected a GitHub login, got {quoted(bot_login)}")
     # Other agents find their sticky comment by a bot whose login contains their name
     # (claude-code-action: any Bot login containing "claude"): ours must never match.
     clash = next((h for h in AGENT_HANDLES if h in bot_login.lower()), None)
     if clash:
         raise InputError(
-            f"input 'bot-login': {_show(bot_login)} contains '{clash}', which another agent's sticky-comment "
-            "lookup would take for its own: use a login without an agent's name"
+            f"input 'bot-login': {quoted(bot_login)} contains '{clash}', which another agent's "
+            "sticky-comment lookup would take for its own: use a login without an agent's name"
         )
     artifact_dir = get("artifact-dir", "context-package")
     if not ARTIFACT_DIR_RE.match(artifact_dir) or ".." in artifact_dir.split("/"):
-        raise InputError(f"input 'artifact-dir': expected a workspace folder, got {_show(artifact_dir)}")
+        raise InputError(f"input 'artifact-dir': expected a workspace folder, got {quoted(artifact_dir)}")
     return Inputs(
         token=token,
         task=task,
@@ -160,7 +156,7 @@ def _agent(value: str) -> str:
     """``""`` (the config decides) or one of the agent presets."""
     if value and value.lower() not in AGENT_NAMES:
         known = ", ".join(AGENT_NAMES)
-        raise InputError(f"input 'agent': expected one of {known} (or empty), got {_show(value)}")
+        raise InputError(f"input 'agent': expected one of {known} (or empty), got {quoted(value)}")
     return value.lower()
 
 

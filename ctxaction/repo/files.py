@@ -19,6 +19,7 @@ from ctxaction.repo.git import RepoError
 from ctxaction.repo.kinds import path_skip_reason
 from ctxaction.repo.listing import normalize, not_utf8_names, parse_ls_files, parse_ls_tree
 from ctxaction.repo.memo import RepoMemo
+from ctxaction.secure import quoted
 
 __all__ = ["MAX_FILE_BYTES", "RepoError", "RepoView", "TrackedFile", "open_repo"]
 
@@ -379,7 +380,7 @@ def open_repo(path: str | Path, ref: str | None = None) -> RepoView:
             root, ["rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}"]
         )
         if not resolved or not resolved.strip():
-            raise RepoError(f"ref {ref!r} does not name a commit in {root} (fetch it first?)")
+            raise RepoError(f"ref {quoted(ref)} does not name a commit in {root} (fetch it first?)")
         head_sha = resolved.strip()
     shallow = (git.try_run(root, ["rev-parse", "--is-shallow-repository"]) or "").strip() == "true"
     detached = bool(head_sha) and git.try_run(root, ["symbolic-ref", "-q", "HEAD"]) is None

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ctxaction.errors import BaselineError as BaselineError
+from ctxaction.secure import quoted
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -121,12 +122,14 @@ def _detect_secrets(results: dict[str, Any], path: Path) -> Baseline:
     known = Baseline()
     for file, entries in results.items():
         if not isinstance(entries, list):
-            raise BaselineError(f"baseline {path}: results[{file!r}] must be a list (detect-secrets format)")
+            raise BaselineError(
+                f"baseline {path}: results[{quoted(file)}] must be a list (detect-secrets format)"
+            )
         for i, entry in enumerate(entries):
             digest = entry.get("hashed_secret") if isinstance(entry, dict) else None
             if not isinstance(digest, str) or len(digest) != 40:
                 raise BaselineError(
-                    f"baseline {path}: results[{file!r}][{i}] has no 40-character hashed_secret "
+                    f"baseline {path}: results[{quoted(file)}][{i}] has no 40-character hashed_secret "
                     "(detect-secrets format); regenerate it with `detect-secrets scan`"
                 )
             if entry.get("is_secret") is True:

@@ -17,6 +17,7 @@ from ctxaction.readfile import FileTooLarge, is_regular, read_regular
 from ctxaction.repo import git
 from ctxaction.repo.git import RepoError
 from ctxaction.repo.process import Process
+from ctxaction.secure import quoted
 from ctxaction.secure.lazyre import LazyPattern
 
 DEFAULT_MAX_BYTES = 2_000_000
@@ -304,7 +305,7 @@ def diff(
 def diff_ends(root: Path, rev: str) -> tuple[str, str]:
     """The commit shas ``(base, head)`` that ``--diff rev`` compares (``rev`` or ``A..B``)."""
     if rev.startswith("-"):
-        raise SourceError(f"not a revision: {rev!r}")
+        raise SourceError(f"not a revision: {quoted(rev)}")
     if ".." in rev:
         base, _, head = rev.partition("..")
         head = head.lstrip(".") or "HEAD"
@@ -316,7 +317,7 @@ def _verify(root: Path, rev: str) -> str:
     try:
         out = _git(root, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}")
     except SourceError:
-        raise SourceError(f"unknown revision {rev!r}") from None
+        raise SourceError(f"unknown revision {quoted(rev)}") from None
     return out.decode().strip()
 
 

@@ -18,7 +18,7 @@ from ctxaction.hook import main as hook
 from ctxaction.secure.settings import load_settings
 from ctxaction.secure.synth import expand
 from tests.gitrepo import GitRepo
-from tests.leaks.forms import assert_no_key_pieces
+from tests.leaks.forms import assert_no_key_pieces, straddling
 
 BROKEN = "profiles:\n  bugfix:\n    max_filez: 3\nsecrets:\n  disabled_rules: [no-such-rule]\n"
 PROBLEMS = (
@@ -55,9 +55,8 @@ def test_a_broken_file_is_the_same_usage_error_everywhere(
 def test_a_long_value_is_quoted_short_with_no_piece_of_a_key_in_it(
     make_repo: Callable[..., GitRepo], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The key straddles the place the quoted value is cut: cut before the redaction, most of it showed.
     keys = {"gh": (expand("<<gh:ghp>>", "reader-long-value"), "ghp_")}
-    value = "word " * 19 + keys["gh"][0] + " " + "b" * 70_000
+    value = straddling(keys["gh"][0], tail=70_000)
     repo = make_repo()
     repo.commit({"app.py": "x = 1\n"})
     repo.write(".github/context-packages.yaml", f'default_profile: "{value}"\n')

@@ -7,7 +7,7 @@ import pytest
 from ctxaction.config.load import config_from_text
 from ctxaction.errors import ConfigError, ConfigErrors
 from ctxaction.secure import QUOTE_WIDTH, redact_text
-from tests.leaks.forms import assert_no_key_pieces
+from tests.leaks.forms import assert_no_key_pieces, straddling
 
 BROKEN = """\
 version: 2
@@ -124,20 +124,13 @@ def _pieces(secret: str, size: int = 8) -> set[str]:
     return {secret[i : i + size] for i in range(len(secret) - size + 1)}
 
 
-def _straddling(token: str, tail: int = 0) -> str:
-    """Words, then ``token`` across the place a quoted value is cut, then ``tail`` more letters."""
-    # Quoted, the value starts after its opening quote: the cut falls some 20 characters into the token.
-    words = "word " * ((QUOTE_WIDTH - 22) // 5)
-    return f"{words}{token} {'b' * tail}"
-
-
 def test_values_and_patterns_are_redacted_before_they_are_cut() -> None:
     # Messages cut a quoted value at QUOTE_WIDTH characters; cut first, a token lost its tail, no
     # longer matched its rule and passed the redaction of the printed message half shown.
     from ctxaction.secure.synth import expand
 
     token = expand("<<gh:ghp>>", "config-cut")
-    value = _straddling(token)
+    value = straddling(token)
     # The premise: the cut alone leaves a piece of the token that the redactor no longer finds.
     assert sum(piece in redact_text(value[: QUOTE_WIDTH - 3]) for piece in _pieces(token[4:])) > 0
     text = (
@@ -181,7 +174,7 @@ def test_a_key_in_a_long_value_shows_no_piece_of_itself() -> None:
     from ctxaction.secure.synth import expand
 
     keys = {"gh": (expand("<<gh:ghp>>", "config-long-gh"), "ghp_")}
-    value = _straddling(keys["gh"][0], tail=LONG)
+    value = straddling(keys["gh"][0], tail=LONG)
     for text in (f'default_profile: "{value}"\n', f'? "{value}"\n: 1\n'):
         message = error_of(text).one_line()
         assert_no_key_pieces(keys, message, 8, "a config error quoting a long value")

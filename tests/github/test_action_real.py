@@ -30,7 +30,7 @@ from ctxaction.secure.synth import expand
 from tests.ghserver import FakeGitHub, webhook_fixture
 from tests.github.runner import ROOT, ActionRunner, RunResult, clone, image_entrypoint, make_upstream
 from tests.gitrepo import GitRepo
-from tests.leaks.forms import assert_no_key_pieces
+from tests.leaks.forms import assert_no_key_pieces, straddling
 
 RUNNER_UID = 1001  # the `runner` user of GitHub's hosted images
 EXAMPLES = ROOT / "action" / "examples"
@@ -477,7 +477,7 @@ def test_a_long_config_value_makes_a_short_error_with_no_piece_of_a_key(world: W
     # A 70,000-character value was quoted whole: one `::error::` line of 70,000 characters, and a
     # key in it, cut anywhere but after the redaction, would have shown most of itself.
     keys = {"gh": (expand("<<gh:ghp>>", "action-long-config"), "ghp_")}
-    value = "word " * 19 + keys["gh"][0] + " " + "b" * 70_000
+    value = straddling(keys["gh"][0], tail=70_000)
     (world.root / "context-packages.yaml").write_text(f'default_profile: "{value}"\n', encoding="utf-8")
     result = world.run("issues", world.issue(), output="summary")
     assert_no_key_pieces(keys, result.stdout + result.stderr, 8, "the action's log")

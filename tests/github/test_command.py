@@ -96,7 +96,7 @@ def test_arguments_are_capped() -> None:
 
 def test_echoed_argument_is_short_and_without_backticks() -> None:
     with pytest.raises(CommandError) as info:
-        parse_args("x=`" + "y" * 100 + "`")
+        parse_args("x=`" + "y" * 300 + "`")
     assert "`" not in str(info.value) and "…" in str(info.value)
 
 

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ctxaction.secure import scan
+from ctxaction.secure import QUOTE_WIDTH, scan
 from ctxaction.secure.rules import ALL_RULES
 from ctxaction.secure.synth import CLASSES, expand_parts, split_example
 from tests.gitrepo import GitRepo, git_env
@@ -236,6 +236,14 @@ def assert_no_key_pieces(keys: Mapping[str, tuple[str, str]], text: str, window:
     __tracebackhide__ = True
     count = key_pieces_leaked(keys, text, window)
     assert count == 0, f"{count} piece(s) of a key leaked through {where}"
+
+
+def straddling(key: str, tail: int = 0) -> str:
+    """Words, then ``key`` across the place :func:`ctxaction.secure.quoted` cuts a quoted value
+    (some 20 characters of the key before it), then ``tail`` more letters: cut there before the
+    redaction, the key no longer matches its rule and most of it would be shown."""
+    words = "word " * ((QUOTE_WIDTH - 22) // 5)
+    return f"{words}{key} {'b' * tail}"
 
 
 def run_ctxaction(args: list[str], cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:

@@ -136,7 +136,7 @@ def test_history_usage_errors(
     assert scan(repo, "--history", "no-such-branch", monkeypatch=monkeypatch) == 2
     assert capsys.readouterr().err.strip().splitlines() == [
         "ctxaction scan: unknown revision or range 'no-such-branch'"
-        " (try `git log no-such-branch` to check it)"
+        " (check it with `git log`)"
     ]
     assert scan(repo, "--history=--output=/tmp/x", monkeypatch=monkeypatch) == 2
     assert "not a revision" in capsys.readouterr().err
