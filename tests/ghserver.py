@@ -1,7 +1,8 @@
 """A loopback fake of the few GitHub REST endpoints the action uses, for tests and bench scripts.
 
 Responses are GitHub's official example bodies (``tests/fixtures/rest``, from the OpenAPI
-description) with the scenario's numbers, logins and texts filled in, and ``https://api.github.com``
+description; the 422 for a comment over the limit as GitHub was recorded answering) with the
+scenario's numbers, logins and texts filled in, and ``https://api.github.com``
 rewritten to this server's ``http://127.0.0.1:<port>`` (PyGithub only follows URLs on its
 ``base_url`` host). An issue or pull request is served as this repository's, its ``url``,
 ``html_url`` and ``repository_url`` naming it, whichever recorded payload it came from. Lists
@@ -44,23 +45,6 @@ ISSUES_DISABLED = {
 REDIRECTS_DOCS = "https://docs.github.com/rest/guides/best-practices-for-using-the-rest-api#follow-redirects"
 
 
-def too_long() -> dict[str, Any]:
-    """GitHub's answer to a comment body over the limit (422 Validation Failed)."""
-    return {
-        "message": "Validation Failed",
-        "errors": [
-            {
-                "resource": "IssueComment",
-                "code": "custom",
-                "field": "body",
-                "message": f"body is too long (maximum is {COMMENT_LIMIT} characters)",
-            }
-        ],
-        "documentation_url": "https://docs.github.com/rest/issues/comments#create-an-issue-comment",
-        "status": "422",
-    }
-
-
 def rest_fixture(name: str) -> Any:
     """One of GitHub's example bodies (a fresh copy)."""
     return json.loads((REST / name).read_text(encoding="utf-8"))
@@ -92,6 +76,8 @@ class Failure:
     message: str
     headers: dict[str, str] = field(default_factory=dict)
     times: int = 1
+    # GitHub's `errors[]`, the details a 422 gives beside its "Validation Failed".
+    errors: list[Any] | None = None
 
 
 class FakeGitHub:
@@ -153,9 +139,19 @@ class FakeGitHub:
         rest below it."""
         self.moved[number] = (700_000 + len(self.moved), repo, new_number)
 
-    def fail(self, method: str, path: str, status: int, message: str, times: int = 1, **headers: str) -> None:
-        """Answer the next ``times`` matching requests (``path`` is a regex) with an error."""
-        self.failures.append(Failure(method, path, status, message, dict(headers), times))
+    def fail(
+        self,
+        method: str,
+        path: str,
+        status: int,
+        message: str,
+        times: int = 1,
+        errors: list[Any] | None = None,
+        **headers: str,
+    ) -> None:
+        """Answer the next ``times`` matching requests (``path`` is a regex) with an error, its
+        ``errors[]`` when given."""
+        self.failures.append(Failure(method, path, status, message, dict(headers), times, errors))
 
     # -- inspection ------------------------------------------------------------------------
 
@@ -237,7 +233,10 @@ class FakeGitHub:
             for failure in self.failures:
                 if failure.times > 0 and failure.method == method and re.search(failure.path, path):
                     failure.times -= 1
-                    return failure.status, failure.headers, {"message": failure.message}
+                    answer: dict[str, Any] = {"message": failure.message}
+                    if failure.errors is not None:
+                        answer["errors"] = failure.errors
+                    return failure.status, failure.headers, answer
             if self.read_only and method != "GET":
                 return 403, {}, {"message": READ_ONLY_MESSAGE, "documentation_url": "https://docs.github.com"}
             return self._route(method, path, query, body)
@@ -249,7 +248,9 @@ class FakeGitHub:
         if method in ("POST", "PATCH") and isinstance(body, dict) and isinstance(body.get("body"), str):
             units = len(body["body"].encode("utf-16-le")) // 2
             if units > COMMENT_LIMIT:
-                return 422, {}, too_long()
+                # GitHub's recorded answers, which differ between creating and editing a comment.
+                kind = "create" if method == "POST" else "update"
+                return 422, {}, rest_fixture(f"issues.{kind}-comment.422.json")
         if path == "/user" and method == "GET":
             return 200, {}, {"login": self.token_login, "type": "User"}
         if path == f"/repos/{self.repo}" and method == "GET":

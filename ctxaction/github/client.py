@@ -5,8 +5,9 @@ requests): a run makes a few requests, so pausing a second before each write buy
 our own loop here retries what GitHub says is retryable — 429, 403 with ``Retry-After`` or a
 rate-limit message, and 5xx on reads — honouring ``Retry-After`` and ``x-ratelimit-reset`` up to
 a cap, a bounded number of times. Everything else becomes one ``GitHubError`` that says which
-call failed, with GitHub's message. So does an issue or pull request that a redirect brought from
-another repository (status 301): the client reads and writes its one repository only.
+call failed, with GitHub's message and the details a 422 lists. So does an issue or pull request
+that a redirect brought from another repository (status 301): the client reads and writes its
+one repository only.
 """
 
 from __future__ import annotations
@@ -344,10 +345,30 @@ def _capped(items: Iterable[T], limit: int) -> list[T]:
 
 
 def _message(exc: GithubException) -> str:
+    """GitHub's message, redacted and cut, with the details a 422 lists in ``errors[]``: its
+    "Validation Failed" alone does not say what to fix ("Body is too long (maximum is 65536
+    characters)" does)."""
     data = exc.data
-    if isinstance(data, dict):
-        return clip(str(data.get("message") or data), 300, "")
-    return clip(str(data or exc), 300, "")
+    if not isinstance(data, dict):
+        return clip(str(data or exc), 300, "")
+    message = str(data.get("message") or data)
+    details = _details(data.get("errors")) if data.get("message") else ""
+    return clip(f"{message}: {details}" if details else message, 300, "")
+
+
+def _details(errors: object) -> str:
+    """The entries of a GitHub error's ``errors[]``, each its ``message``, else the resource,
+    field and code it names (``Label name invalid``); GitHub also lists plain strings there."""
+    out = []
+    for entry in errors if isinstance(errors, list) else ():
+        if isinstance(entry, dict):
+            named = (str(entry[key]) for key in ("resource", "field", "code") if entry.get(key))
+            text = str(entry.get("message") or " ".join(named))
+        else:
+            text = str(entry)
+        if text:
+            out.append(text)
+    return "; ".join(out)
 
 
 def _rate_limit_wait(status: int, message: str, headers: dict[str, Any]) -> float | None:

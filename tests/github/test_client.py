@@ -6,7 +6,9 @@ import pytest
 
 from ctxaction.github.client import ACTIONS_BOT, Client, GitHubError, find_own, repository_of, role_at_least
 from ctxaction.github.deliver import MARKER, MARKER_RE
-from tests.ghserver import SECONDARY_MESSAGE, FakeGitHub, webhook_fixture
+from ctxaction.secure.synth import expand
+from tests.ghserver import COMMENT_LIMIT, SECONDARY_MESSAGE, FakeGitHub, webhook_fixture
+from tests.leaks.forms import assert_no_key_pieces
 
 REPO = "Codertocat/Hello-World"
 
@@ -149,6 +151,52 @@ def test_plain_403_is_not_retried_and_read_only_is_recognised(fake_github: FakeG
     with pytest.raises(GitHubError) as info:
         client.create_comment(1, "x")
     assert info.value.read_only and info.value.status == 403 and slept == []
+
+
+def test_a_422_names_what_github_refused(fake_github: FakeGitHub) -> None:
+    # "Validation Failed" alone says nothing to fix: the detail is in GitHub's errors[], which the
+    # fake answers as GitHub was recorded answering a body over the limit (tests/fixtures/rest).
+    fake_github.add_issue(webhook_fixture("issues.opened.json")["issue"])
+    client, slept = client_for(fake_github)
+    client.create_comment(1, "ours")
+    [ours] = client.comments(1)
+    too_long = "x" * (COMMENT_LIMIT + 1)
+    with pytest.raises(GitHubError) as created:
+        client.create_comment(1, too_long)
+    with pytest.raises(GitHubError) as edited:
+        client.update_comment(ours, too_long)
+    assert str(created.value) == (
+        "GitHub API: comment on #1 failed (422): Validation Failed: "
+        "Body is too long (maximum is 65536 characters)"
+    )
+    assert str(edited.value) == (
+        f"GitHub API: update comment {ours.id} failed (422): Validation Failed: "
+        "body is too long (maximum is 65536 characters)"
+    )
+    assert slept == [] and [c.body for c in client.comments(1)] == ["ours"]
+
+
+def test_every_detail_of_a_422_is_named_redacted_and_cut(fake_github: FakeGitHub) -> None:
+    fake_github.add_issue(webhook_fixture("issues.opened.json")["issue"])
+    keys = {"gh": (expand("<<gh:ghp>>", "client-422"), "ghp_")}
+    # GitHub's shapes: a message, only what is wrong (resource, field, code), a plain string; the
+    # last one holds a key across the place GitHub's messages are cut (300 characters).
+    named = "Validation Failed: name is too long; Issue title missing_field; "
+    errors = [
+        {"resource": "Label", "code": "invalid", "field": "name", "message": "name is too long"},
+        {"resource": "Issue", "field": "title", "code": "missing_field"},
+        "x" * (300 - 20 - len(named) - 1) + " " + keys["gh"][0] + " " + "y" * 70_000,
+    ]
+    fake_github.fail("POST", r"/issues/1/comments$", 422, "Validation Failed", errors=errors)
+    client, _ = client_for(fake_github)
+    with pytest.raises(GitHubError) as info:
+        client.create_comment(1, "x")
+    text = info.value.one_line()
+    assert_no_key_pieces(keys, text, 8, "a 422's details")
+    # Facts, not the text: a failing assertion prints its operands.
+    facts = [text.startswith(f"GitHub API: comment on #1 failed (422): {named}x"), "[REDACTED:" in text]
+    facts.append(len(text) < 400)
+    assert facts == [True, True, True]
 
 
 def test_404_is_a_clear_error(fake_github: FakeGitHub) -> None:
