@@ -95,6 +95,26 @@ def test_no_habits_from_a_short_history() -> None:
     }
 
 
+def test_habits_of_code_changes_hidden_among_other_commits() -> None:
+    """Release notes that most code changes touch are a habit, though docs and CI commits
+    outnumber the code changes two to one."""
+    code = history.HABIT_MIN_COMMITS
+    commits = []
+    for i in range(3 * code):
+        if i % 3 == 0:
+            other = "release-notes.yaml" if i % 6 == 0 else "tests/test_app.py"
+            files: tuple[str, ...] = ("src/app.py", other)
+        else:
+            files = (f"docs/page{i}.md",) if i % 3 == 1 else (".github/workflows/ci.yml",)
+        commits.append(history.Commit(f"{i:040x}", 10_000 - i, "change", files))
+    habits = history.History(commits).habits()
+    # Over every commit the notes are in 10 of 60 (below HABIT_SHARE); over the 20 code changes in
+    # 10 (HABIT_CODE_SHARE), as is the test file. CI's file, in 20 of 60 and in no code change, is
+    # no habit of either window.
+    half = (code // 2, code)
+    assert habits == {"release-notes.yaml": half, "tests/test_app.py": half, "src/app.py": (code, code)}
+
+
 def test_named_commits_are_the_reachable_ones_with_their_files(make_repo: Callable[..., GitRepo]) -> None:
     repo = _repo(make_repo)
     fix = repo.git("log", "--format=%H", "--grep", "Fix #12").strip()
