@@ -136,7 +136,9 @@ _ENTRY = (
 )
 
 
-def hook_speed(work: Path, tree: Path, runs: int, compare: Path | None) -> None:
+def hook_repo(work: Path, tree: Path) -> tuple[Path, list[str]]:
+    """A repository under ``work`` with ten ordinary source files of ``tree`` staged (the usual
+    commit a hook run checks); returns it and the staged names."""
     repo = work / "hookrepo"
     repo.mkdir()
     _git(repo, "init", "-q")
@@ -147,6 +149,11 @@ def hook_speed(work: Path, tree: Path, runs: int, compare: Path | None) -> None:
         shutil.copy(src, repo / name)
         names.append(name)
     _git(repo, "add", "-A")
+    return repo, names
+
+
+def hook_speed(work: Path, tree: Path, runs: int, compare: Path | None) -> None:
+    repo, names = hook_repo(work, tree)
     # A config file read through --config (outside the repository, so the same 10 files are
     # scanned): the commented defaults plus a secrets: section. "known valid" is the usual commit
     # (the text was validated before and is in the cache); "not cached" validates every run, as

@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
-from secrets_bench import _ENTRY, _git, _ordinary_code, _text_files  # noqa: E402
+from secrets_bench import _ENTRY, _text_files, hook_repo  # noqa: E402
 
 MIRRORS = Path("/work/.mirror")
 TREES = ("sphinx-doc+sphinx", "libarchive+libarchive")
@@ -108,16 +108,7 @@ def redact_cost(work: Path, trees: list[Path], max_mb: float, compare: Path) -> 
 
 
 def hook_cost(work: Path, tree: Path, compare: Path) -> None:
-    repo = work / "hookrepo"
-    repo.mkdir()
-    _git(repo, "init", "-q")
-    names = []
-    for i, src in enumerate(_ordinary_code(tree)):
-        name = f"pkg/m{i}_{src.name}"
-        (repo / name).parent.mkdir(exist_ok=True)
-        shutil.copy(src, repo / name)
-        names.append(name)
-    _git(repo, "add", "-A")
+    repo, names = hook_repo(work, tree)
     hook = [sys.executable, "-c", _ENTRY, *names]
     for code in (ROOT, compare):  # bytecode written, as after an install
         subprocess.run(hook, cwd=repo, env=_env(code), capture_output=True, check=False)
