@@ -216,17 +216,21 @@ def hook_speed(work: Path, tree: Path, runs: int, compare: Path | None) -> None:
         print(f"  ratio now --config, known valid / {compare.name} --config = {now / old:.2f}")
 
 
+def export_head(git_dir: Path, target: Path) -> Path:
+    """The files of ``git_dir``'s HEAD written into ``target`` (a new folder), which is returned."""
+    target.mkdir()
+    archive = subprocess.run(
+        ["git", "--git-dir", str(git_dir), "archive", "HEAD"], capture_output=True, check=True
+    )
+    subprocess.run(["tar", "-x", "-C", str(target)], input=archive.stdout, check=True)
+    return target
+
+
 def _tree(work: Path, given: Path | None) -> Path:
     if given is not None:
         return given
     if MIRROR.exists():
-        target = work / "tree"
-        target.mkdir()
-        archive = subprocess.run(
-            ["git", "--git-dir", str(MIRROR), "archive", "HEAD"], capture_output=True, check=True
-        )
-        subprocess.run(["tar", "-x", "-C", str(target)], input=archive.stdout, check=True)
-        return target
+        return export_head(MIRROR, work / "tree")
     return ROOT
 
 

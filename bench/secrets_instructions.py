@@ -20,7 +20,6 @@ Usage: python bench/secrets_instructions.py --compare DIR [--tree DIR ...] [--ma
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import shutil
 import subprocess
@@ -32,7 +31,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
-from secrets_bench import _ENTRY, _text_files, hook_repo  # noqa: E402
+from secrets_bench import _ENTRY, _text_files, export_head, hook_repo  # noqa: E402
+from secrets_bench import _env as bench_env  # noqa: E402
 
 MIRRORS = Path("/work/.mirror")
 TREES = ("sphinx-doc+sphinx", "libarchive+libarchive")
@@ -54,10 +54,9 @@ _COLLECTED = re.compile(r"Collected : (\d+)")
 
 
 def _env(code: Path) -> dict[str, str]:
-    """``code`` first on the path, bytecode caching on (as in a normal install), hashes fixed."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env.update(PYTHONPATH=str(code), PYTHONHASHSEED="0")
-    return env
+    """The timed runs' environment (:func:`secrets_bench._env`), hashes fixed: instruction counts
+    must not move with the hash seed."""
+    return {**bench_env(code), "PYTHONHASHSEED": "0"}
 
 
 def _count(command: list[str], code: Path, cwd: Path) -> int:
@@ -77,14 +76,7 @@ def _count(command: list[str], code: Path, cwd: Path) -> int:
 
 
 def _tree(work: Path, name: str) -> Path:
-    git_dir = MIRRORS / name / "repo"
-    target = work / name
-    target.mkdir()
-    archive = subprocess.run(
-        ["git", "--git-dir", str(git_dir), "archive", "HEAD"], capture_output=True, check=True
-    )
-    subprocess.run(["tar", "-x", "-C", str(target)], input=archive.stdout, check=True)
-    return target
+    return export_head(MIRRORS / name / "repo", work / name)
 
 
 def _ratio(label: str, new: int, old: int) -> None:
