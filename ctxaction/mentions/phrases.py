@@ -16,8 +16,9 @@ from ctxaction.mentions.text import Segment
 HYPHEN_WEIGHT = 0.45
 PAIR_WEIGHT = 0.15
 MAX_PHRASES = 6
-# Not inside paths or longer kebab chains (gin-gonic/gin, --dry-run-all).
-_HYPHEN = re.compile(r"(?<![\w/.-])([A-Za-z][a-z0-9]+)-([a-z][a-z0-9]+)(?![\w/-])")
+# Not inside paths or longer kebab chains (gin-gonic/gin, --dry-run-all). A one-letter first part
+# counts too: "f-string", "x-axis" and "z-order" are ``fstring``, ``xaxis`` and ``zorder`` in code.
+_HYPHEN = re.compile(r"(?<![\w/.-])([A-Za-z][a-z0-9]*)-([a-z][a-z0-9]+)(?![\w/-])")
 # Hyphenated words join unless a part is a function word ("built-in", "set-up"): the writer
 # joined them on purpose, so generic issue words such as "line" still count.
 _FUNCTION_WORDS = "a an and as at be by for from if in into is it no not of off on or out over so the to up"

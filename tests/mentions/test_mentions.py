@@ -286,6 +286,13 @@ def test_joined_forms_of_hyphenated_and_repeated_phrases() -> None:
     assert "ParserReads" not in ids and "FileOnce" not in ids  # said once: plain prose
 
 
+def test_one_letter_prefixes_join_too() -> None:
+    m = extract("Error formatting f-string inside brackets", "The x-axis labels overlap; a-b is prose.")
+    assert {"fstring", "f_string", "FString"} <= set(m.identifiers)
+    assert {"xaxis", "x_axis", "xAxis"} <= set(m.identifiers)
+    assert not any(name.lower() in ("ab", "a_b") for name in m.identifiers)  # "a" is a function word
+
+
 def test_phrases_are_capped() -> None:
     body = " ".join(f"alpha{i} beta{i} and alpha{i} beta{i}." for i in range(30))
     joined = [n for n in extract("t", body).identifiers if n.startswith("Alpha")]
