@@ -13,7 +13,7 @@ from typing import Any, Literal, cast
 from ctxaction.model import Candidate, Package, PackedFile
 from ctxaction.pack.budget import packaged_reasons
 from ctxaction.render.filters import xml_escape
-from ctxaction.render.jsonout import compact, file_entry, to_json
+from ctxaction.render.jsonout import compact, file_entry, to_json, written
 from ctxaction.render.order import layout
 from ctxaction.repo.files import split_lines
 from ctxaction.text.omitted import marker
@@ -52,7 +52,7 @@ class FormatMeasure:
 
     def _escape(self, text: str) -> str:
         if self.fmt == "json":
-            return compact(split_lines(text))[1:-1] + ","
+            return compact(written(split_lines(text))[0])[1:-1] + ","
         return xml_escape(text) if self.fmt == "xml" else text
 
     def text_cost(self, text: str) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from importlib import resources
+from typing import Any
 
 import jsonschema
 import pytest
@@ -12,6 +13,7 @@ import pytest
 from ctxaction.model import Task
 from ctxaction.pipeline import BuildOptions, build
 from ctxaction.render import render
+from ctxaction.render.jsonout import spaces_as_tabs
 from ctxaction.repo.files import split_lines
 from tests.gitrepo import GitRepo
 from tests.render.test_render import package
@@ -31,7 +33,7 @@ FILES = {
 
 def test_the_schema_is_a_valid_draft_2020_12_schema() -> None:
     jsonschema.Draft202012Validator.check_schema(SCHEMA)
-    assert SCHEMA["properties"]["version"]["const"] == 2
+    assert SCHEMA["properties"]["version"]["const"] == 3
 
 
 def test_a_package_with_every_section_satisfies_it() -> None:
@@ -53,10 +55,45 @@ def test_real_builds_satisfy_it_and_their_content_matches_the_ranges(
     for entry in data["files"]:
         lines = split_lines((repo.root / entry["path"]).read_text(encoding="utf-8"))
         assert entry["lines"] == len(lines)
-        assert entry["content"] == [lines[a - 1 : b] for a, b in entry["ranges"]]
+        assert read_back(entry) == [lines[a - 1 : b] for a, b in entry["ranges"]]
     parse = next(f for f in data["files"] if f["path"] == "app/parse.py")
     # The big file is excerpted at the small budget, with more than one range (a gap between).
     assert budget > 700 or (parse["mode"] == "excerpt" and len(parse["ranges"]) > 1)
+
+
+def read_back(entry: dict[str, Any]) -> list[list[str]]:
+    """A file entry's lines as the file holds them: what a reader of the package does."""
+    widths = entry.get("tab_spaces") or [0] * len(entry["content"])
+    return [
+        [spaces_as_tabs(line, k) for line in lines] if k else lines
+        for lines, k in zip(entry["content"], widths, strict=True)
+    ]
+
+
+GO = "package app\n\n" + "".join(
+    f"// Helper{i} adds {i}.\n//\n//\tdocumented with a tab\nfunc Helper{i}(v int) int {{\n"
+    f"\tif v > {i} {{\n\t\treturn v + {i}\n\t}}\n\t/*\n\t * aligned comment\n\t */\n\treturn v\n}}\n\n"
+    for i in range(80)
+)
+
+
+def test_tab_indented_code_is_written_with_spaces_and_reads_back_exactly(
+    make_repo: Callable[..., GitRepo],
+) -> None:
+    repo = make_repo()
+    repo.commit({"app/helpers.go": GO, "README.md": "# app\n"}, "initial")
+    task = Task("Helper41 returns the wrong sum", "`Helper41` in app/helpers.go adds twice.")
+    data = json.loads(build(BuildOptions(repo=repo.root, task=task, budget=1500, fmt="json")).rendered)
+    VALIDATOR.validate(data)
+    entry = next(f for f in data["files"] if f["path"] == "app/helpers.go")
+    lines = split_lines(GO)
+    assert read_back(entry) == [lines[a - 1 : b] for a, b in entry["ranges"]]
+    # Tabs then one space (the aligned comment) need two spaces a tab to read back exactly; a
+    # range with no tab-indented line (the package clause) is written as it is.
+    assert 2 in entry["tab_spaces"] and set(entry["tab_spaces"]) <= {0, 2}
+    shown = [line for content in entry["content"] for line in content]
+    assert not any(line.startswith("\t") for line in shown)
+    assert any("\t" in line for line in shown)  # a tab inside a line (a Go doc comment's) stays
 
 
 def test_a_document_that_breaks_the_contract_is_refused() -> None:

@@ -20,8 +20,10 @@ from ctxaction.model import (
 )
 from ctxaction.render import FORMATS, render
 from ctxaction.render.filters import inline, language
+from ctxaction.render.jsonout import compact, spaces_as_tabs, tab_spaces, tabs_as_spaces, written
 from ctxaction.render.order import interleave, layout
 from ctxaction.text.fences import fence_for
+from ctxaction.tokens import get_counter
 
 NASTY = 'x = "````"  # </file> & <b>{{ 7 * 7 }}</b> {% raw %}\n'
 
@@ -175,3 +177,31 @@ def test_untrusted_title_cannot_become_a_link_image_or_heading() -> None:
     heading = text.split("\n", 1)[0]
     assert has_live_markup(heading) == ["heading"]  # our own heading, nothing inside it
     assert "evil.example" in heading  # still readable
+
+
+@pytest.mark.parametrize(
+    ("lines", "width"),
+    [
+        (["func f() {", "\treturn 1", "}"], 1),
+        (["\t/*", "\t * aligned", "\t */"], 2),
+        (["\tx := 1", "\t    y := 2"], 5),
+        (["def f():", "    return 1"], 0),  # no tab: nothing to save
+        (["\tx", " \ty"], 0),  # a space before a tab cannot be read back
+        (["\tx", "\t        y"], 0),  # eight spaces after a tab: past MAX_TAB_SPACES
+        ([], 0),
+    ],
+)
+def test_tab_spaces_is_the_fewest_that_read_back_exactly(lines: list[str], width: int) -> None:
+    assert tab_spaces(lines) == width
+    if width:
+        shown = [tabs_as_spaces(line, width) for line in lines]
+        assert not any("\t" in line[: len(line) - len(line.lstrip())] for line in shown)
+        assert [spaces_as_tabs(line, width) for line in shown] == lines
+
+
+def test_leading_tabs_as_spaces_cost_fewer_tokens_than_escaped_tabs() -> None:
+    lines = ["func f(v int) int {", "\tif v > 0 {", "\t\treturn v", "\t}", "\treturn 0", "}"] * 20
+    counter = get_counter("o200k_base")
+    shown, width = written(lines)
+    assert width == 1
+    assert counter.count(compact(shown)) < 0.9 * counter.count(compact(lines))
