@@ -16,6 +16,9 @@ from typing import Any, NoReturn
 from ctxaction.console import QUIET_HELP, VERBOSE_HELP, Style, wants_color
 
 _UNKNOWN_COMMAND = re.compile(r"^argument [A-Z]+: (unknown command)")
+# argparse's own messages quote what was typed ("invalid int value: '…'", "unrecognized
+# arguments: …"): a 70,000-character argument must still make one readable line.
+MAX_ERROR = 300
 
 
 def helpful(description: str, examples: Sequence[tuple[str, str]]) -> dict[str, Any]:
@@ -50,11 +53,13 @@ class Parser(argparse.ArgumentParser):
     """``argparse`` with one-line errors and "did you mean" for commands, choices and options."""
 
     def error(self, message: str) -> NoReturn:
-        """``prog: message`` on one line (redacted: an echoed argument may be a token), exit 2."""
+        """``prog: message`` on one line (redacted: an echoed argument may be a token; cut past
+        :data:`MAX_ERROR` characters, after redaction so a cut never hides a token), exit 2."""
         from ctxaction.printable import printable
-        from ctxaction.secure import redact_text
+        from ctxaction.secure import clip
 
-        text = printable(redact_text(_UNKNOWN_COMMAND.sub(r"\1", " ".join(message.split()))))
+        line = _UNKNOWN_COMMAND.sub(r"\1", " ".join(message.split()))
+        text = printable(clip(line, MAX_ERROR, f"… ({len(line):,} characters)"))
         style = Style(wants_color(sys.stderr))
         hint = style(f"(see {self.prog} --help)", "dim")
         print(f"{self.prog}: {style('error:', 'error')} {text} {hint}", file=sys.stderr)

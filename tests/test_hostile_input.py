@@ -186,6 +186,7 @@ def test_unknown_profile_blames_the_request(
         (["build", "--include", "[z-a]{v}"], "ctxaction build: --include '[z-a]word word"),
         (["build", "{v}"], "unexpected argument 'word word"),
         (["scan", "--history", "{v}"], "ctxaction scan: unknown revision or range 'word word"),
+        (["build", "--budget", "{v}"], "argument --budget: invalid int value: 'word word"),  # argparse's
     ],
 )
 def test_a_long_argument_is_quoted_short_with_no_piece_of_a_key(
