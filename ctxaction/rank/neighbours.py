@@ -26,9 +26,17 @@ from ctxaction.repo.kinds import code_globs, language_of
 from ctxaction.repo.memo import cached
 from ctxaction.secure import clip
 
-_IMPORT_LINE = (
-    r"^\s*(from|import)\s.*\b({names})\b|require\s*\(.*\b({names})\b|\bfrom\s+['\"][^'\"]*\b({names})\b"
-    r"|#\s*include\s+[\"<][^\">]*\b({names})\b|^\s*(pub\s+)?(use|mod)\s.*\b({names})\b"
+# One ``-e`` each, not one alternation: git keeps a line any of them matches (the same lines), and
+# each pattern alone keeps PCRE's start optimizations (a line start, a first letter) that an
+# alternation holding ``^\s*`` loses. Import lines naming the strongest files are rare, so the
+# passes git makes per pattern cost little: 0.58 -> 0.21 s on kueue (10,710 files, best of three),
+# about half on the dev split's repositories.
+_IMPORT_LINES = (
+    r"^\s*(from|import)\s.*\b({names})\b",
+    r"require\s*\(.*\b({names})\b",
+    r"\bfrom\s+['\"][^'\"]*\b({names})\b",
+    r"#\s*include\s+[\"<][^\">]*\b({names})\b",
+    r"^\s*(pub\s+)?(use|mod)\s.*\b({names})\b",
 )
 MAX_REVERSE_IMPORTERS = 30
 RECENT_FALLBACK = 10
@@ -60,7 +68,8 @@ def imports(ctx: Context, strong: Sequence[tuple[str, float]]) -> None:
         return
     alternation = "|".join(re.escape(n) for n in names)
     engine = "-P" if search.has_pcre(ctx.repo) else "-E"
-    hits = search.grep(ctx.repo, [engine], [_IMPORT_LINE.format(names=alternation)], code_globs())
+    patterns = [line.format(names=alternation) for line in _IMPORT_LINES]
+    hits = search.grep(ctx.repo, [engine], patterns, code_globs())
     rel_of = dict(strong)
     importers: dict[str, set[str]] = {}
     for hit in hits:
