@@ -31,13 +31,18 @@ import struct
 import sys
 import threading
 from collections.abc import Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
 
 from ctxaction import tokens
 from ctxaction.repo.process import Process
+
+# The child imports this module and never starts a pool: concurrent.futures (and the logging it
+# loads) would be a fifth of its imports.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ThreadPoolExecutor
 
 _READY = b"1"
 _UNAVAILABLE = b"0"
@@ -187,6 +192,8 @@ class Counting:
     def start(self) -> None:
         """Begin loading on a thread unless a child does it."""
         if self._child is None:
+            from concurrent.futures import ThreadPoolExecutor
+
             self._pool = ThreadPoolExecutor(max_workers=1)
             self._loading = self._pool.submit(tokens.get_counter, self.model, self.allow_estimate)
 
