@@ -117,14 +117,15 @@ _PY_VAR = re.compile(r"^(\s*)([A-Za-z_]\w*)\s*(?::[^=]*)?=(?!=)|^(\s+)([A-Za-z_]
 # the line's end), ``#`` starts a comment. Triple quotes first: ``"""`` is no empty string.
 _PY_TOKEN = re.compile(r"\"\"\"|'''|\"(?:\\.|[^\"\\])*\"?|'(?:\\.|[^'\\])*'?|#")
 _PY_CLOSE = {q: re.compile(r"\\.|" + q) for q in ('"""', "'''")}
+# A line with no triple quote, outside one: _PY_TOKEN's single-quoted strings and comment in one
+# substitution (a comment runs to the line's end), what _py_code's loop does token by token.
+_PY_SHORT = re.compile(r"\"(?:\\.|[^\"\\])*\"?|'(?:\\.|[^'\\])*'?|#.*")
 
 
 def _py_code(line: str, quote: str) -> tuple[str, str]:
     """The code of ``line``: its text outside strings and comments, each string left as ``""``;
     and the triple quote still open at its end. ``quote``: the one the line starts inside ("" when
     none). A quote inside another string or a comment (``"'''"``, ``# ends at \"""``) opens nothing."""
-    if not quote and "\"" not in line and "'" not in line and "#" not in line:
-        return line, ""
     out: list[str] = []
     pos = 0
     while pos < len(line):
@@ -158,12 +159,31 @@ def python_code(lines: Sequence[str]) -> tuple[list[str], list[bool]]:
     code: list[str] = []
     in_string = [False] * (len(lines) + 1)
     open_quote = ""
+    # The cases most lines are, answered here as _py_code would answer them (a quarter to a third
+    # less time over sphinx, xarray and pytest): inside a string its closing quote cannot be when
+    # absent, without quotes only a comment can start, and without triple quotes no string stays
+    # open.
     for i, line in enumerate(lines):
-        in_string[i] = bool(open_quote)
+        if open_quote:
+            in_string[i] = True
+            if open_quote not in line:
+                code.append("")
+                continue
+        elif '"' not in line and "'" not in line:
+            cut = line.find("#")
+            code.append(line if cut < 0 else line[:cut])
+            continue
+        elif '"""' not in line and "'''" not in line:
+            code.append(_PY_SHORT.sub(_short_blank, line))
+            continue
         text, open_quote = _py_code(line, open_quote)
         code.append(text)
     in_string[len(lines)] = bool(open_quote)
     return code, in_string
+
+
+def _short_blank(m: re.Match[str]) -> str:
+    return "" if m.group(0).startswith("#") else '""'
 
 
 def _python_scan(lines: list[str]) -> list[Definition]:
