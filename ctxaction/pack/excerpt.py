@@ -130,7 +130,12 @@ def pieces(text: str, ranges: Sequence[Range], line_count: int) -> list[list[str
 def outline(lines: Sequence[str], path: str = "") -> list[int]:
     """Line numbers of signatures (definitions' first lines): the skeleton of a file."""
     if path.endswith(_PYTHON):
-        return [n for n, text in enumerate(lines, start=1) if _PY_SIGNATURE.match(text)]
+        # A substring test first (the pattern needs one of these words): most lines skip the regex.
+        return [
+            n
+            for n, text in enumerate(lines, start=1)
+            if ("def" in text or "class" in text) and _PY_SIGNATURE.match(text)
+        ]
     return [
         number
         for number, text in enumerate(lines, start=1)
@@ -188,7 +193,8 @@ def docstring_bodies(lines: Sequence[str], path: str = "") -> frozenset[int]:
         if in_string[i]:
             i += 1
             continue
-        if _DOC_OPEN.match(lines[i]) and (previous == "" or previous.endswith(":")):
+        opens = ('"""' in lines[i] or "'''" in lines[i]) and _DOC_OPEN.match(lines[i])
+        if opens and (previous == "" or previous.endswith(":")):
             last = next((k for k in range(i, n) if not in_string[k + 1]), n - 1)  # where it closes
             if last - i + 1 >= DOC_MIN_LINES:
                 out.update(range(i + 1 + DOC_KEEP, last + 2))

@@ -132,6 +132,8 @@ def _shared_dirs(a: str, b: str) -> int:
 
 
 def _python_line(path: str, line: str, idx: ModuleIndex) -> list[str]:
+    if "import" not in line:  # both patterns need the word: most lines skip the regexes
+        return []
     m = _PY_FROM.match(line)
     if m:
         dots, mod, names = m.group(1), m.group(2), m.group(3)

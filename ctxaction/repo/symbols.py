@@ -194,8 +194,9 @@ def _python_scan(lines: list[str]) -> list[Definition]:
     for i, line in enumerate(lines):
         if in_string[i]:
             continue
-        m = _PY_DEF.match(line)
-        v = None if m else _PY_VAR.match(line)
+        # Substring tests first (each pattern needs one of these): most lines skip the regexes.
+        m = _PY_DEF.match(line) if "def" in line or "class" in line else None
+        v = None if m or ("=" not in line and ":" not in line) else _PY_VAR.match(line)
         if m is None and v is None:
             continue
         indent = len((m.group(1) if m else _group(v, 1)).expandtabs())
