@@ -33,14 +33,13 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ctxaction import tokens
 from ctxaction.repo.process import Process
 
 # The child imports this module and never starts a pool: concurrent.futures (and the logging it
 # loads) would be a fifth of its imports.
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from concurrent.futures import Future, ThreadPoolExecutor
 
