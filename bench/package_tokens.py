@@ -6,8 +6,9 @@ parts, as shares of it, so a change that would trim overhead can be weighed befo
 
 - ``code``: the packed lines as plain text (what the harness counts), markers left out;
 - ``escaping``: what JSON adds to the file texts: quotes and commas around each line and escapes
-  (``\\t``, ``\\"``), or in version 1's single string also ``\\n``;
-- ``markers``: version 1's "… lines A–B omitted …" lines (version 2 has none);
+  (``\\t``, ``\\"``), or in version 1's single string also ``\\n``; in version 3 it is less
+  than nothing where leading tabs written as spaces cost fewer tokens than the tabs as text;
+- ``markers``: version 1's "… lines A–B omitted …" lines (versions 2 and 3 have none);
 - ``file meta``: each file entry without its text (path, mode, ranges, tokens, score, reasons);
 - ``rules``, ``omitted``, ``history``: those sections whole;
 - ``rest``: the note, task, budget, tokenizer, repo and warnings fields, and the braces between.
@@ -29,7 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ctxaction.render.jsonout import compact
+from ctxaction.render.jsonout import compact, spaces_as_tabs
 from ctxaction.tokens import get_counter
 
 PARTS = ("code", "escaping", "markers", "file meta", "rules", "omitted", "history", "rest")
@@ -40,12 +41,13 @@ def split(package: dict[str, Any], count: Callable[[str], int]) -> dict[str, int
     """Tokens of each part of one package, written as the renderer writes it; they add up to the
     whole document (``rest`` also takes the few tokens a boundary between parts merges).
 
-    Reads both layouts: version 2's ``content`` (each range's lines as a list) and version 1's
-    ``text`` (one string with omission markers)."""
+    Reads both layouts: ``content`` (each range's lines as a list; version 3's ranges with
+    ``tab_spaces`` read back to their tabs) and version 1's ``text`` (one string with omission
+    markers)."""
     files = package.get("files", [])
     if all("content" in f for f in files):
         bodies: list[Any] = [f["content"] for f in files]
-        texts = ["".join(f"{line}\n" for piece in body for line in piece) for body in bodies]
+        texts = ["".join(f"{line}\n" for piece in _read_back(f) for line in piece) for f in files]
     else:
         bodies = texts = [str(f.get("text", "")) for f in files]
     markers = sum(count(m + "\n") for t in texts for m in _MARKER.findall(t))
@@ -64,6 +66,15 @@ def split(package: dict[str, Any], count: Callable[[str], int]) -> dict[str, int
     }
     parts["rest"] = whole - sum(parts.values())
     return parts
+
+
+def _read_back(entry: dict[str, Any]) -> list[list[str]]:
+    """A file entry's lines as the file holds them (version 3 writes leading tabs as spaces)."""
+    widths = entry.get("tab_spaces") or [0] * len(entry["content"])
+    return [
+        [spaces_as_tabs(line, k) for line in lines] if k else lines
+        for lines, k in zip(entry["content"], widths, strict=True)
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
