@@ -30,7 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ctxaction.render.jsonout import compact, spaces_as_tabs
+from ctxaction.render.jsonout import compact, file_lines
 from ctxaction.tokens import get_counter
 
 PARTS = ("code", "escaping", "markers", "file meta", "rules", "omitted", "history", "rest")
@@ -47,7 +47,7 @@ def split(package: dict[str, Any], count: Callable[[str], int]) -> dict[str, int
     files = package.get("files", [])
     if all("content" in f for f in files):
         bodies: list[Any] = [f["content"] for f in files]
-        texts = ["".join(f"{line}\n" for piece in _read_back(f) for line in piece) for f in files]
+        texts = ["".join(f"{line}\n" for piece in file_lines(f) for line in piece) for f in files]
     else:
         bodies = texts = [str(f.get("text", "")) for f in files]
     markers = sum(count(m + "\n") for t in texts for m in _MARKER.findall(t))
@@ -66,15 +66,6 @@ def split(package: dict[str, Any], count: Callable[[str], int]) -> dict[str, int
     }
     parts["rest"] = whole - sum(parts.values())
     return parts
-
-
-def _read_back(entry: dict[str, Any]) -> list[list[str]]:
-    """A file entry's lines as the file holds them (version 3 writes leading tabs as spaces)."""
-    widths = entry.get("tab_spaces") or [0] * len(entry["content"])
-    return [
-        [spaces_as_tabs(line, k) for line in lines] if k else lines
-        for lines, k in zip(entry["content"], widths, strict=True)
-    ]
 
 
 def main(argv: list[str] | None = None) -> int:

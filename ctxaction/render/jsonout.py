@@ -16,7 +16,7 @@ Markdown and XML packages, written to be read as a prompt, carry the body.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ctxaction.model import Package, PackedFile
@@ -56,6 +56,17 @@ def spaces_as_tabs(line: str, k: int) -> str:
     then ``s % k`` spaces. How a reader of the package restores a range with ``tab_spaces`` k."""
     spaces = len(line) - len(line.lstrip(" "))
     return "\t" * (spaces // k) + " " * (spaces % k) + line[spaces:]
+
+
+def file_lines(entry: Mapping[str, Any]) -> list[list[str]]:
+    """A JSON file entry's lines per range as the file holds them: ``content`` with each range's
+    leading spaces read back to tabs where ``tab_spaces`` says so. What a reader of the package does."""
+    content: list[list[str]] = entry["content"]
+    widths = entry.get("tab_spaces") or [0] * len(content)
+    return [
+        [spaces_as_tabs(line, k) for line in lines] if k else lines
+        for lines, k in zip(content, widths, strict=True)
+    ]
 
 
 def written(lines: list[str]) -> tuple[list[str], int]:

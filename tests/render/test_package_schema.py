@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from importlib import resources
-from typing import Any
 
 import jsonschema
 import pytest
@@ -13,7 +12,7 @@ import pytest
 from ctxaction.model import Task
 from ctxaction.pipeline import BuildOptions, build
 from ctxaction.render import render
-from ctxaction.render.jsonout import spaces_as_tabs
+from ctxaction.render.jsonout import file_lines
 from ctxaction.repo.files import split_lines
 from tests.gitrepo import GitRepo
 from tests.render.test_render import package
@@ -55,19 +54,10 @@ def test_real_builds_satisfy_it_and_their_content_matches_the_ranges(
     for entry in data["files"]:
         lines = split_lines((repo.root / entry["path"]).read_text(encoding="utf-8"))
         assert entry["lines"] == len(lines)
-        assert read_back(entry) == [lines[a - 1 : b] for a, b in entry["ranges"]]
+        assert file_lines(entry) == [lines[a - 1 : b] for a, b in entry["ranges"]]
     parse = next(f for f in data["files"] if f["path"] == "app/parse.py")
     # The big file is excerpted at the small budget, with more than one range (a gap between).
     assert budget > 700 or (parse["mode"] == "excerpt" and len(parse["ranges"]) > 1)
-
-
-def read_back(entry: dict[str, Any]) -> list[list[str]]:
-    """A file entry's lines as the file holds them: what a reader of the package does."""
-    widths = entry.get("tab_spaces") or [0] * len(entry["content"])
-    return [
-        [spaces_as_tabs(line, k) for line in lines] if k else lines
-        for lines, k in zip(entry["content"], widths, strict=True)
-    ]
 
 
 GO = "package app\n\n" + "".join(
@@ -87,7 +77,7 @@ def test_tab_indented_code_is_written_with_spaces_and_reads_back_exactly(
     VALIDATOR.validate(data)
     entry = next(f for f in data["files"] if f["path"] == "app/helpers.go")
     lines = split_lines(GO)
-    assert read_back(entry) == [lines[a - 1 : b] for a, b in entry["ranges"]]
+    assert file_lines(entry) == [lines[a - 1 : b] for a, b in entry["ranges"]]
     # Tabs then one space (the aligned comment) need two spaces a tab to read back exactly; a
     # range with no tab-indented line (the package clause) is written as it is.
     assert 2 in entry["tab_spaces"] and set(entry["tab_spaces"]) <= {0, 2}
