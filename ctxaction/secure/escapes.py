@@ -101,9 +101,8 @@ class Decoded:
                     pieces = _several(escape)  # ``\u{67 68 70}``: a piece of the escape each
                 else:
                     code = int(digits, _BASES[group])
-                    # Half a surrogate pair, or no character at all: kept as written.
-                    bad = 0xD800 <= code <= 0xDFFF or code > 0x10FFFF
-                    pieces = None if bad else [(code, escape.start(), escape.end() - escape.start())]
+                    whole = (code, escape.start(), escape.end() - escape.start())
+                    pieces = [whole] if _is_character(code) else None  # else kept as written
                 if pieces is None:
                     continue
                 if escape.start() > kept:
@@ -141,6 +140,11 @@ class Decoded:
         return left, right
 
 
+def _is_character(code: int) -> bool:
+    """Whether an escape's ``code`` is a character: not half a surrogate pair, not past U+10FFFF."""
+    return not (0xD800 <= code <= 0xDFFF or code > 0x10FFFF)
+
+
 def _several(escape: re.Match[str]) -> list[tuple[int, int, int]] | None:
     """The codes of a ``\\u{…}`` holding several, each with the stretch of the escape it is read
     from (its digits and what comes before them; the last one takes the closing brace too), so
@@ -149,7 +153,7 @@ def _several(escape: re.Match[str]) -> list[tuple[int, int, int]] | None:
     left = escape.start()
     for digits in _CODE.compiled.finditer(escape.string, escape.start(_BRACES), escape.end(_BRACES)):
         code = int(digits.group(), 16)
-        if 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:
+        if not _is_character(code):
             return None  # not a string Ruby reads: kept as written
         pieces.append((code, left, digits.end() - left))
         left = digits.end()
