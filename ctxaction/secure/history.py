@@ -18,7 +18,7 @@ from pathlib import Path
 from ctxaction.repo import git
 from ctxaction.repo.git import RepoError
 from ctxaction.secure import quoted
-from ctxaction.secure.sources import _DIFF_FLAGS, Blob, SourceError, _unquote, decode
+from ctxaction.secure.sources import _DIFF_FLAGS, Blob, SourceError, _unquote, decode, refuse_option
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -61,8 +61,7 @@ class HistoryRange:
         ``--remotes`` are options git refuses after ``--end-of-options``, so instead no revision
         may start with a dash."""
         for rev in self.revs:
-            if rev.startswith("-"):
-                raise SourceError(f"not a revision: {quoted(rev)}")
+            refuse_option(rev)
         out = [f"--since={self.since}"] if self.since else []
         out += self.revs or ["--all"]
         if self.not_remotes is not None:
@@ -73,8 +72,7 @@ class HistoryRange:
 def check_revs(root: Path, revs: Sequence[str]) -> None:
     """Raise :class:`SourceError` naming the first argument git does not know as a revision or range."""
     for rev in revs:
-        if rev.startswith("-"):
-            raise SourceError(f"not a revision: {quoted(rev)}")
+        refuse_option(rev)
         known = _git_ok(root, ["rev-parse", "--verify", "--quiet", "--end-of-options", rev])
         if not known and not _valid_range(root, rev):
             raise SourceError(f"unknown revision or range {quoted(rev)} (check it with `git log`)")

@@ -302,10 +302,16 @@ def diff(
     return pending.blobs(max_bytes=max_bytes).blobs
 
 
-def diff_ends(root: Path, rev: str) -> tuple[str, str]:
-    """The commit shas ``(base, head)`` that ``--diff rev`` compares (``rev`` or ``A..B``)."""
+def refuse_option(rev: str) -> None:
+    """Raise :class:`SourceError` when ``rev`` starts with a dash: git would read it as an option
+    (where ``--end-of-options`` cannot stand before it), and no revision a user means does."""
     if rev.startswith("-"):
         raise SourceError(f"not a revision: {quoted(rev)}")
+
+
+def diff_ends(root: Path, rev: str) -> tuple[str, str]:
+    """The commit shas ``(base, head)`` that ``--diff rev`` compares (``rev`` or ``A..B``)."""
+    refuse_option(rev)
     if ".." in rev:
         base, _, head = rev.partition("..")
         head = head.lstrip(".") or "HEAD"
