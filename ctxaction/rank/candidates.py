@@ -241,8 +241,13 @@ def keywords(ctx: Context) -> None:
     """BM25 of the task's (stemmed) keywords over every eligible file; path words and definition
     names that contain keywords count extra."""
     query: dict[str, float] = {}
+    # A reason names a stem by the task's own spelling, the shortest ("range" for "ranges" and
+    # "range"), not the stem ("rang"): a reader sees the task's words.
+    spelling: dict[str, str] = {}
     for word, weight in sorted(ctx.mentions.keywords.items(), key=lambda kv: -kv[1]):
         query[stem(word)] = query.get(stem(word), 0.0) + weight
+        if len(word) < len(spelling.get(stem(word), word + " ")):
+            spelling[stem(word)] = word
     top = sorted(query.items(), key=lambda kv: -kv[1])[:MAX_KEYWORDS]
     if not top:
         return
@@ -274,7 +279,7 @@ def keywords(ctx: Context) -> None:
     ranked = sorted(scores.items(), key=lambda kv: -kv[1])[:MAX_KEYWORD_FILES]
     for path, s in ranked:
         matched = sorted(hits.counts.get(path, {}), key=lambda k: -idf[k] * qweight[k])[:4]
-        reason = f"keywords: {', '.join(matched)}" if matched else None
+        reason = f"keywords: {', '.join(spelling[k] for k in matched)}" if matched else None
         ctx.board.add(path, "keyword_match", s / best, reason)
     ctx.keyword_hits = hits
     terms = {k: qweight[k] * idf[k] for k in qweight if len(k) >= 4}

@@ -104,6 +104,23 @@ def test_message_and_definition_without_traceback(make_repo: MakeRepo) -> None:
     assert any("defines check_host" in r for r in by["pkg/validators.py"].reasons)
 
 
+def test_keyword_reasons_spell_the_task_s_words_not_their_stems(make_repo: MakeRepo) -> None:
+    """Keywords are matched by stem ("ranges" and "ranged" meet "rang…"); the reason a reader sees
+    spells the task's own word."""
+    repo = make_repo()
+    repo.commit(
+        {
+            "fmt/ranges.py": "def parse(text):\n    # ranges of lines after a docstring\n    return text\n",
+            "fmt/other.py": "def other():\n    return 1\n",
+        },
+        "initial",
+    )
+    issue = Task(title="Blank line added after docstrings with line ranges", body="Only with ranges.")
+    reasons = _by_path(collect(open_repo(repo.root), issue, Profile()))["fmt/ranges.py"].reasons
+    keyword = next(r for r in reasons if r.startswith("keywords: "))
+    assert set(keyword.removeprefix("keywords: ").split(", ")) >= {"ranges", "docstrings"}, keyword
+
+
 def test_message_split_over_string_literals_and_interpolated(make_repo: MakeRepo) -> None:
     """A message the code builds from several literals, or with a value interpolated at its end, is
     still found from the issue's printed text (here in JavaScript and Go, not Python)."""
