@@ -40,6 +40,8 @@ _IMPORT_LINES = (
 )
 MAX_REVERSE_IMPORTERS = 30
 RECENT_FALLBACK = 10
+# A quoted commit subject is cut after this many characters: enough to tell what the commit did.
+SUBJECT_CHARS = 50
 
 
 def imports(ctx: Context, strong: Sequence[tuple[str, float]]) -> None:
@@ -125,7 +127,7 @@ def from_history(
                     path,
                     "change_frequency",
                     math.log1p(n) / math.log1p(top),
-                    f"changed {n} times in {days} days",
+                    f"changed {'once' if n == 1 else f'{n} times'} in {days} days",
                 )
     for path, (n, total) in hist.habits().items():
         why = f"changed by {n} of the last {total} commits: changes here usually update it"
@@ -151,8 +153,19 @@ def from_history(
                 f,
                 "history_mention",
                 1.0 / math.sqrt(len(commit.files)),
-                f'changed by {commit.sha[:8]} "{clip(commit.subject, 50, "")}"',
+                f'changed by {commit.sha[:8]} "{subject_line(commit.subject)}"',
             )
+
+
+def subject_line(subject: str) -> str:
+    """A commit subject as a reason quotes it: redacted, and past ``SUBJECT_CHARS`` cut after a
+    whole word. Unmarked, as before: a mark costs a token in every such reason, and the hash beside
+    it leads to the whole message."""
+    text = clip(subject, SUBJECT_CHARS + 1, "")
+    if len(text) <= SUBJECT_CHARS:
+        return text
+    head = text[:SUBJECT_CHARS].rsplit(" ", 1)[0]
+    return head if len(head) >= SUBJECT_CHARS // 2 else text[:SUBJECT_CHARS]
 
 
 def tied_commits(ctx: Context) -> list[tuple[history.Commit, str]]:

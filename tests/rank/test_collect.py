@@ -270,6 +270,21 @@ def test_issue_number_in_history(make_repo: MakeRepo) -> None:
     assert windows and windows[0].start <= 2 <= windows[0].end
 
 
+def test_history_reasons_read_as_sentences(make_repo: MakeRepo) -> None:
+    """A file changed once says so ("changed once", not "changed 1 times"); a long commit subject
+    quoted in a reason is cut after a whole word."""
+    repo = make_repo()
+    old = "2001-01-01T00:00:00"
+    repo.commit({"pkg/validators.py": "def check_host(host):\n    return host\n"}, "initial", old)
+    subject = "check_host: strip the surrounding whitespace before validating every hostname"
+    repo.commit({"pkg/validators.py": "def check_host(host):\n    return host.strip()\n"}, subject)
+    task = Task(title="Whitespace around hosts", body="`check_host` keeps the surrounding whitespace.")
+    reasons = _by_path(collect(open_repo(repo.root), task, Profile()))["pkg/validators.py"].reasons
+    assert "changed once in 90 days" in reasons, reasons
+    shown = next(r for r in reasons if r.startswith("changed by ") and '"' in r).split('"')[1]
+    assert subject.startswith(shown) and len(shown) < len(subject) and subject[len(shown)] == " ", shown
+
+
 def test_the_commit_the_issue_names_points_at_its_files(make_repo: MakeRepo) -> None:
     repo = _python_repo(make_repo)
     lowered = "def check_host(host):\n    return host.lower()\n"
