@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -131,7 +130,9 @@ def read_task(args: argparse.Namespace) -> Task:
     from ctxaction.task import parse_issue_text, read_issue_file, read_issue_json, read_stdin
 
     if args.sample:
-        return parse_issue_text((resources.files("ctxaction") / "defaults" / SAMPLE).read_text("utf-8"))
+        from ctxaction.config.source import shipped
+
+        return parse_issue_text(shipped(SAMPLE))
     if args.issue_file:
         return read_issue_file(args.issue_file)
     if args.issue_json:

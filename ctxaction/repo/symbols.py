@@ -18,9 +18,7 @@ from collections.abc import Sequence
 from ctxaction.repo.files import MAX_FILE_BYTES, RepoView, split_lines
 from ctxaction.repo.kinds import language_of
 from ctxaction.repo.memo import cached
-from ctxaction.repo.symbols_brace import brace_definitions
 from ctxaction.repo.symbols_model import Definition
-from ctxaction.repo.symbols_ts import ts_definitions
 
 __all__ = ["MAX_CHARS", "Definition", "definitions", "file_definitions", "innermost", "python_ast"]
 
@@ -39,6 +37,11 @@ def definitions(text: str, path: str) -> list[Definition]:
     lang = language_of(path)
     if lang == "python":
         return _python(text)
+    # Imported here: loading the brace and tree-sitter finders (some sixty patterns compiled,
+    # tree-sitter's binding) takes 10 ms that a build reading only Python never needs.
+    from ctxaction.repo.symbols_brace import brace_definitions
+    from ctxaction.repo.symbols_ts import ts_definitions
+
     parsed = ts_definitions(text, path, lang)
     return parsed if parsed is not None else brace_definitions(split_lines(text), lang)
 
