@@ -106,6 +106,7 @@ def run(args: argparse.Namespace) -> int:
         update_baseline=args.update_baseline,
         config=args.config,
         quiet=args.console.quiet,
+        verbose=args.console.verbose,
     )
     try:
         return execute(opts)

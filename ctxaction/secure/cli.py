@@ -32,7 +32,8 @@ class ScanOptions:
     ``history`` selects commits whose added lines are scanned (``scan --history``, pushes);
     ``only`` restricts a staged scan to these repository paths (the hook's file arguments);
     ``root`` is the repository when the caller has already found it (saves a git process);
-    ``quiet`` leaves out the summary and "wrote" lines on stderr (``ctxaction --quiet scan``);
+    ``quiet`` leaves out the summary and "wrote" lines on stderr (``ctxaction --quiet scan``),
+    ``verbose`` lists every skipped binary file in it (``-v``);
     ``pending`` the staged diff's git processes when the caller has already started them.
     """
 
@@ -54,6 +55,7 @@ class ScanOptions:
         cwd: Path | None = None,
         root: Path | None = None,
         quiet: bool = False,
+        verbose: bool = False,
         pending: PendingDiff | None = None,
     ) -> None:
         self.paths = list(paths or [])
@@ -71,6 +73,7 @@ class ScanOptions:
         self.cwd = cwd or Path.cwd()
         self.root = root
         self.quiet = quiet
+        self.verbose = verbose
         self.pending = pending
 
 
@@ -104,7 +107,7 @@ def execute(opts: ScanOptions) -> int:
     elif report:
         sys.stdout.write(report)
     if not opts.quiet:
-        sys.stderr.write(summary(outcome))
+        sys.stderr.write(summary(outcome, opts.verbose))
     return 1 if outcome.findings else 0
 
 

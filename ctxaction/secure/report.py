@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ctxaction.printable import printable
 from ctxaction.secure.run import Outcome
+from ctxaction.secure.sources import BINARY
 
 FORMATS = ("text", "json", "sarif")
 
@@ -31,9 +32,21 @@ def _text(outcome: Outcome) -> str:
     return "".join(f"{line}\n" for line in lines)
 
 
-def summary(outcome: Outcome) -> str:
-    """One or more lines for stderr: counts, skipped files, and how to allow a false alarm."""
-    out = [f"note: {printable(path)}: {printable(note)}" for path, note in outcome.notes]
+def summary(outcome: Outcome, verbose: bool = False) -> str:
+    """One or more lines for stderr: counts, skipped files, and how to allow a false alarm.
+
+    Binary files are counted, not listed (a repository of images would bury the rest), unless
+    ``verbose``; every other skip (too big, a symlink, unreadable) is one the user may act on and
+    is always listed.
+    """
+    binary = 0 if verbose else sum(note == BINARY for _, note in outcome.notes)
+    out = [
+        f"note: {printable(path)}: {printable(note)}"
+        for path, note in outcome.notes
+        if verbose or note != BINARY
+    ]
+    if binary:
+        out.append(f"note: {binary} binary file{'s' * (binary != 1)} skipped (-v lists them)")
     n = len(outcome.findings)
     files = len({item.path for item in outcome.findings})
     extra = f" ({outcome.baselined} more in the baseline)" if outcome.baselined else ""

@@ -92,6 +92,10 @@ def repo_root(start: Path) -> Path | None:
     return Path(out.decode("utf-8", "replace").strip())
 
 
+# The note of a file with no text to scan: routine (images, archives), so a summary counts them.
+BINARY = "skipped: binary"
+
+
 def decode(data: bytes, path: str, max_bytes: int) -> tuple[str | None, str]:
     """``(text, note)``: None with a note for binary or oversized content; UTF-8 with replacement,
     UTF-16/32 text decoded too (git calls it binary; its secrets are secrets all the same)."""
@@ -102,7 +106,7 @@ def decode(data: bytes, path: str, max_bytes: int) -> tuple[str | None, str]:
     from ctxaction.secure.decoding import decode_text
 
     text = decode_text(data)
-    return (text, "") if text is not None else (None, "skipped: binary")
+    return (text, "") if text is not None else (None, BINARY)
 
 
 class _Change:

@@ -200,9 +200,30 @@ def test_bad_input_never_crashes_or_leaks(
     assert run(repo, "--staged", monkeypatch=monkeypatch) == 1
     out, err = capsys.readouterr()
     assert {line.split(":")[0] for line in out.strip().split("\n")} == {"latin1.py", "crlf.env"}
-    assert "note: bin.dat: skipped: binary" in err
+    assert "note: 1 binary file skipped (-v lists them)" in err and "bin.dat" not in err
     assert "note: big.txt: skipped: 2,1" in err
     assert SECRET not in out + err
+    assert run(repo, "--staged", "-v", monkeypatch=monkeypatch) == 1
+    err = capsys.readouterr().err
+    assert "note: bin.dat: skipped: binary" in err and "binary file skipped" not in err
+
+
+def test_binary_files_are_counted_not_listed(
+    make_repo: Callable[..., GitRepo], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder of images makes one summary line, not one line an image; -v lists them."""
+    repo = make_repo()
+    repo.commit({f"img/{i}.png": b"\x89PNG\r\n\x1a\n\x00\x00" + bytes(range(256)) for i in range(30)})
+    repo.commit({"app.py": KEY})
+    assert run(repo, "--quiet", ".", monkeypatch=monkeypatch) == 1
+    assert capsys.readouterr().err == ""
+    assert run(repo, ".", monkeypatch=monkeypatch) == 1
+    err = capsys.readouterr().err
+    assert "note: 30 binary files skipped (-v lists them)" in err and ".png" not in err
+    assert "1 secret found in 1 file" in err and SECRET not in err
+    assert run(repo, "-v", ".", monkeypatch=monkeypatch) == 1
+    err = capsys.readouterr().err
+    assert sum(line.endswith(".png: skipped: binary") for line in err.splitlines()) == 30
 
 
 def test_merge_commit_in_progress(
