@@ -283,14 +283,16 @@ def keywords(ctx: Context) -> None:
         ctx.board.add(path, "keyword_match", s / best, reason)
     ctx.keyword_hits = hits
     terms = {k: qweight[k] * idf[k] for k in qweight if len(k) >= 4}
-    _definition_names(ctx, terms, [path for path, _ in ranked])
+    _definition_names(ctx, terms, [path for path, _ in ranked], spelling)
 
 
-def _definition_names(ctx: Context, terms: dict[str, float], ranked: list[str]) -> None:
+def _definition_names(
+    ctx: Context, terms: dict[str, float], ranked: list[str], spelling: dict[str, str]
+) -> None:
     """Definitions whose names contain the task's keywords or named identifiers
     (``_showfixtures_main`` for "fixtures", ``inherited_members_option`` for ``:inherited-members:``):
     named after a definition word, a file signal; named in a bare signature (``static int f(``) in
-    one of the ``ranked`` files, a focus hint."""
+    one of the ``ranked`` files, a focus hint. ``spelling``: how a reason shows a keyword stem."""
     for name, strength in ctx.mentions.identifiers.items():
         if "_" in name.strip("_") and strength >= 0.5:
             terms[name.lower()] = max(terms.get(name.lower(), 0.0), 3.0 * strength)
@@ -335,7 +337,7 @@ def _definition_names(ctx: Context, terms: dict[str, float], ranked: list[str]) 
     for weight, path, line, name, matched, keyworded in found:
         value = min(1.0, weight / scale) ** 1.5
         if keyworded:
-            reason = f"defines {name} (name matches {', '.join(matched[:2])})"
+            reason = f"defines {name} (name matches {', '.join(spelling.get(t, t) for t in matched[:2])})"
             e = ctx.board.add(path, "name_match", value, reason)
         else:
             e = ctx.board.entry(path)

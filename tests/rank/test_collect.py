@@ -111,6 +111,7 @@ def test_keyword_reasons_spell_the_task_s_words_not_their_stems(make_repo: MakeR
     repo.commit(
         {
             "fmt/ranges.py": "def parse(text):\n    # ranges of lines after a docstring\n    return text\n",
+            "fmt/blank.py": "def docstring_ranges(text):\n    return text\n",
             "fmt/other.py": "def other():\n    return 1\n",
         },
         "initial",
@@ -119,6 +120,9 @@ def test_keyword_reasons_spell_the_task_s_words_not_their_stems(make_repo: MakeR
     reasons = _by_path(collect(open_repo(repo.root), issue, Profile()))["fmt/ranges.py"].reasons
     keyword = next(r for r in reasons if r.startswith("keywords: "))
     assert set(keyword.removeprefix("keywords: ").split(", ")) >= {"ranges", "docstrings"}, keyword
+    named = _by_path(collect(open_repo(repo.root), issue, Profile()))["fmt/blank.py"].reasons
+    shown = next(r for r in named if r.startswith("defines docstring_ranges (name matches "))
+    assert set(shown.split("(name matches ")[1].rstrip(")").split(", ")) == {"docstrings", "ranges"}, shown
 
 
 def test_message_split_over_string_literals_and_interpolated(make_repo: MakeRepo) -> None:
