@@ -232,6 +232,20 @@ def test_issue_json_of_the_wrong_shape_is_rejected(tmp_path: Path, obj: object, 
     assert str(info.value).startswith(f"{path}: {message}")
 
 
+def test_a_long_bad_contextignore_line_is_quoted_short_with_no_piece_of_a_key(
+    repo: GitRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A 70,000-character line of .contextignore that does not compile makes one short message
+    naming the file and line, the key in it redacted before the cut."""
+    keys = {"gh": (expand("<<gh:ghp>>", "contextignore-long-line"), "ghp_")}
+    (repo.root / ".contextignore").write_text(f"build/\n[z-a]{straddling(keys['gh'][0], tail=70_000)}\n")
+    assert main(["build", "--repo", str(repo.root), "--issue-file", issue(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert_no_key_pieces(keys, err, 8, ".contextignore")
+    facts = [".contextignore:2: bad pattern " in err, "[REDACTED:" in err, " (70,1" in err, len(err) < 600]
+    assert facts == [True] * 4
+
+
 def test_github_shapes_are_still_accepted(tmp_path: Path) -> None:
     path = tmp_path / "issue.json"
     path.write_text(

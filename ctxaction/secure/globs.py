@@ -25,11 +25,12 @@ class PatternError(CtxError, ValueError):
     """A pattern that cannot be compiled; ``index`` is its position in the list given, ``where``
     (file and line, option or key) prefixes the message when known."""
 
-    def __init__(self, index: int, pattern: str, problem: str, where: str = "") -> None:
+    def __init__(self, index: int, pattern: str, problem: str, where: str = "", shown: str = "") -> None:
         self.index, self.pattern, self.problem = index, pattern, problem
-        # Whole, not cut to a width: a cut token no longer matches its rule, and this module
-        # cannot redact (the detector's allowlist imports it); every printer redacts the message.
-        message = f"bad pattern {pattern!r}: {problem}"
+        # Whole unless a caller that can redact passes ``shown`` (``secure.quoted``: redacted, then
+        # cut): a cut token no longer matches its rule, and this module cannot redact (the
+        # detector's allowlist imports it); every printer redacts the message.
+        message = f"bad pattern {shown or repr(pattern)}: {problem}"
         super().__init__(f"{where}: {message}" if where else message)
 
 

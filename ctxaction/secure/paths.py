@@ -122,7 +122,9 @@ class PathRules:
         except PatternError as exc:
             kind, line = self._sources[exc.index]
             where = f"{ignore_file}:{line}" if kind == CONTEXTIGNORE else f"sensitive_paths[{line - 1}]"
-            raise PatternError(exc.index, exc.pattern, exc.problem, where) from None
+            from ctxaction.secure import quoted  # here: the secure package imports this module
+
+            raise PatternError(exc.index, exc.pattern, exc.problem, where, quoted(exc.pattern)) from None
 
     @classmethod
     def from_repo(cls, root: Path | None, extra_patterns: Sequence[str] = ()) -> PathRules:
