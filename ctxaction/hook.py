@@ -91,6 +91,7 @@ class _Args:
         self.pre_push = False
         self.baseline: Path | None = None
         self.config: Path | None = None
+        self.verbose = False
 
 
 def _parse(argv: Sequence[str]) -> _Args | None:
@@ -108,6 +109,8 @@ def _parse(argv: Sequence[str]) -> _Args | None:
             args.all_lines = True
         elif item == "--pre-push":
             args.pre_push = True
+        elif item in ("-v", "--verbose"):
+            args.verbose = True
         elif item in ("--baseline", "--config") or item.startswith(("--baseline=", "--config=")):
             name, eq, value = item.partition("=")
             if not eq:
@@ -152,6 +155,9 @@ def _parse_slow(argv: Sequence[str]) -> _Args:
         "--baseline", type=Path, metavar="FILE", help="ignore findings listed in this baseline"
     )
     parser.add_argument("--config", type=Path, help="config file (default: context-packages.yaml lookup)")
+    parser.add_argument(
+        "-v", "--verbose", action="store_true", help="list every skipped binary file, not only their count"
+    )
     args, extras = parser.parse_known_args(argv, namespace=_Args())
     if extras:
         parser.reject_unknown(extras)
@@ -189,6 +195,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 baseline=args.baseline,
                 config=args.config,
                 cwd=cwd,
+                verbose=args.verbose,
             )
         else:
             only = [_repo_path(root, cwd, f) for f in args.files] if args.files and span is None else None
@@ -201,6 +208,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 only=only,
                 cwd=root,
                 root=root,
+                verbose=args.verbose,
                 pending=pending,
             )
         return execute(opts)

@@ -83,6 +83,24 @@ def test_hook_options_baseline_config_all_lines_and_dashdash(
     assert SECRET not in out + err
 
 
+def test_hook_counts_staged_binary_files_and_lists_them_with_verbose(
+    make_repo: Callable[..., GitRepo], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The summary's "-v lists them" holds for the hook too, given by file names (pre-commit) or not."""
+    repo = make_repo()
+    for i in range(3):
+        repo.write(f"img/{i}.png", b"\x89PNG\r\n\x1a\n\x00" + bytes(range(256)))
+    repo.git("add", "-A")
+    monkeypatch.chdir(repo.root)
+    assert main([]) == 0
+    err = capsys.readouterr().err
+    assert "note: 3 binary files skipped (-v lists them)" in err and ".png" not in err
+    for argv in (["-v"], ["--verbose", "img/0.png", "img/1.png", "img/2.png"]):
+        assert main(argv) == 0
+        err = capsys.readouterr().err
+        assert sum(line.endswith(".png: skipped: binary") for line in err.splitlines()) == 3, (argv, err)
+
+
 def test_hook_help_and_bad_options_fall_back_to_argparse(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as done:
         main(["--help"])
