@@ -18,7 +18,7 @@ from ctxaction.config.secrets import SecretsConfig
 from ctxaction.model import Candidate, Excluded
 from ctxaction.repo.files import MAX_FILE_BYTES, RepoView, split_lines
 from ctxaction.repo.memo import cached
-from ctxaction.secure import Detector, PathRules, bulk_personal_data, default_detector, quoted, redact_with
+from ctxaction.secure import Detector, PathRules, bulk_personal_data, default_detector, redact_with
 from ctxaction.secure.globs import gitignore_spec
 
 
@@ -85,7 +85,7 @@ def sensitive_paths(root: Path, config_path: Path | None) -> PathRules:
     and ``.contextignore`` (what the packager refuses, every reader of files refuses too)."""
     from ctxaction.config.load import load_config
 
-    return PathRules.from_repo(root, load_config(root, config_path).sensitive_paths, quoted)
+    return PathRules.from_repo(root, load_config(root, config_path).sensitive_paths)
 
 
 class PathFilter:

@@ -34,7 +34,7 @@ from ctxaction.repo.imports import ModuleIndex
 from ctxaction.repo.memo import cached
 from ctxaction.repo.warm import WarmRepos
 from ctxaction.sanitize import clean_task
-from ctxaction.secure import PathRules, quoted
+from ctxaction.secure import PathRules
 from ctxaction.secure.globs import gitignore_spec, matching
 from ctxaction.tokenizer_process import Counting
 from ctxaction.tokens import get_counter
@@ -168,7 +168,7 @@ def _build(
         warnings.append(f"token counts are estimates: the {counter.encoding} ranks were not available")
     task = dataclasses.replace(task, body=fit_text(task.body, int(total * TASK_SHARE), counter))
     progress.stage("filter")
-    paths = PathFilter(repo, PathRules.from_repo(repo.root, config.sensitive_paths, quoted), opts.exclude)
+    paths = PathFilter(repo, PathRules.from_repo(repo.root, config.sensitive_paths), opts.exclude)
     filtered = filter_candidates(candidates, repo, paths, profile.max_files * SPARE_FACTOR)
     named = _named_but_skipped(repo, task)
     warnings += [

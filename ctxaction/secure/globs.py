@@ -27,9 +27,9 @@ class PatternError(CtxError, ValueError):
 
     def __init__(self, index: int, pattern: str, problem: str, where: str = "", shown: str = "") -> None:
         self.index, self.pattern, self.problem = index, pattern, problem
-        # Whole unless a caller that can redact passes ``shown`` (``secure.quoted``: redacted, then
-        # cut): a cut token no longer matches its rule, and this module cannot redact (the
-        # detector's allowlist imports it); every printer redacts the message.
+        # Whole unless a caller passes ``shown`` (``secure.redaction.quoted``: redacted, then cut):
+        # a cut token no longer matches its rule, and this module cannot redact (the detector's
+        # allowlist imports it); every printer redacts the message.
         message = f"bad pattern {shown or repr(pattern)}: {problem}"
         super().__init__(f"{where}: {message}" if where else message)
 

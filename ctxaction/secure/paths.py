@@ -6,10 +6,11 @@ keeps the file out of the package and says why.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from ctxaction.secure.globs import PatternError, gitignore_spec
+from ctxaction.secure.redaction import quoted
 
 # Files that hold credentials by their nature. Templates (``.env.example``) are let back in:
 # agents need them, and their content is still scanned and redacted.
@@ -112,15 +113,10 @@ class PathRules:
     """
 
     def __init__(
-        self,
-        patterns: Sequence[str],
-        sources: Sequence[_Source],
-        ignore_file: str = CONTEXTIGNORE,
-        quote: Callable[[str], str] = repr,
+        self, patterns: Sequence[str], sources: Sequence[_Source], ignore_file: str = CONTEXTIGNORE
     ) -> None:
         """Raises :class:`PatternError` naming the file and line (or config key) of a bad pattern,
-        the pattern shown by ``quote`` (callers pass ``secure.quoted``, which this module cannot
-        import: the package imports it)."""
+        the pattern quoted as every message quotes a value (redacted, then cut)."""
         self._patterns = list(patterns)
         self._sources = list(sources)
         try:
@@ -128,14 +124,11 @@ class PathRules:
         except PatternError as exc:
             kind, line = self._sources[exc.index]
             where = f"{ignore_file}:{line}" if kind == CONTEXTIGNORE else f"sensitive_paths[{line - 1}]"
-            raise PatternError(exc.index, exc.pattern, exc.problem, where, quote(exc.pattern)) from None
+            raise PatternError(exc.index, exc.pattern, exc.problem, where, quoted(exc.pattern)) from None
 
     @classmethod
-    def from_repo(
-        cls, root: Path | None, extra_patterns: Sequence[str] = (), quote: Callable[[str], str] = repr
-    ) -> PathRules:
-        """Rules for a repository: defaults, ``extra_patterns`` (config) and ``root/.contextignore``;
-        ``quote`` shows a bad pattern in the error."""
+    def from_repo(cls, root: Path | None, extra_patterns: Sequence[str] = ()) -> PathRules:
+        """Rules for a repository: defaults, ``extra_patterns`` (config) and ``root/.contextignore``."""
         patterns: list[str] = []
         sources: list[_Source] = []
         for i, pattern in enumerate(DEFAULT_PATTERNS, 1):
@@ -152,7 +145,7 @@ class PathRules:
                 if line.strip() and not line.lstrip().startswith("#"):
                     patterns.append(line)
                     sources.append((CONTEXTIGNORE, number))
-        return cls(patterns, sources, str(ignore) if ignore else CONTEXTIGNORE, quote)
+        return cls(patterns, sources, str(ignore) if ignore else CONTEXTIGNORE)
 
     def reason(self, path: str) -> str | None:
         """Why ``path`` (repo-relative, ``/``-separated) is sensitive, or None when it is not."""
