@@ -245,9 +245,10 @@ def keywords(ctx: Context) -> None:
     # "range"), not the stem ("rang"): a reader sees the task's words.
     spelling: dict[str, str] = {}
     for word, weight in sorted(ctx.mentions.keywords.items(), key=lambda kv: -kv[1]):
-        query[stem(word)] = query.get(stem(word), 0.0) + weight
-        if len(word) < len(spelling.get(stem(word), word + " ")):
-            spelling[stem(word)] = word
+        base = stem(word)
+        query[base] = query.get(base, 0.0) + weight
+        if len(word) < len(spelling.get(base, word + " ")):
+            spelling[base] = word
     top = sorted(query.items(), key=lambda kv: -kv[1])[:MAX_KEYWORDS]
     if not top:
         return
