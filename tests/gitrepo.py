@@ -14,6 +14,11 @@ _ENV = {
     "GIT_CONFIG_NOSYSTEM": "1",
     "GIT_CONFIG_GLOBAL": os.devnull,
 }
+# Commits are dated by a clock of the repository's own (this instant, a minute later at each git
+# call) unless a test dates them: the same test makes the same commit ids on every machine and
+# every run. A package quotes its commit's id, so a clock date would move a build's token count,
+# and with it what fills the budget's last tokens, from run to run.
+CLOCK_START = 1_767_225_600  # 2026-01-01T00:00:00Z
 
 
 def git_env(extra: dict[str, str] | None = None) -> dict[str, str]:
@@ -27,12 +32,19 @@ class GitRepo:
 
     def __init__(self, root: Path) -> None:
         self.root = root
+        self._clock = CLOCK_START
         root.mkdir(parents=True, exist_ok=True)
         self.git("init", "-q", "-b", "main")
 
     def git(self, *args: str, env: dict[str, str] | None = None) -> str:
-        """Run git in the repo and return stdout (decoded with replacement)."""
-        out = subprocess.run(["git", *args], cwd=self.root, env=git_env(env), check=True, capture_output=True)
+        """Run git in the repo and return stdout (decoded with replacement); a commit it makes is
+        dated by the repository's clock unless ``env`` dates it."""
+        self._clock += 60
+        date = f"{self._clock} +0000"
+        dated = {"GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date, **(env or {})}
+        out = subprocess.run(
+            ["git", *args], cwd=self.root, env=git_env(dated), check=True, capture_output=True
+        )
         return out.stdout.decode("utf-8", "replace")
 
     def write(self, path: str, content: str | bytes) -> Path:
