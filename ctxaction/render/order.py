@@ -4,7 +4,9 @@ Long-context models use what sits at the start and at the end of their input far
 sits in the middle ("lost in the middle", Liu et al. 2023). So the package opens with the task,
 the rules and the best file, closes with the second-best file, the thread and a short reminder of
 the task, and puts the weakest files and the lists (skills, files left out, files excluded) in
-the middle: files go 1, 3, 5, … then …, 6, 4, 2.
+the middle: files go 1, 3, 5, … then …, 6, 4, 2. The files after the lists open with a heading
+of their own: without it, the files that close the package read as part of the list of files
+left out above them.
 """
 
 from __future__ import annotations
@@ -16,15 +18,17 @@ from typing import Literal, TypeVar
 from ctxaction.model import Package, PackedFile
 
 T = TypeVar("T")
-BlockKind = Literal["task", "rules", "file", "skills", "omitted", "excluded", "history", "recap"]
+BlockKind = Literal["task", "rules", "files", "file", "skills", "omitted", "excluded", "history", "recap"]
 
 
 @dataclass(frozen=True)
 class Block:
-    """One part of the rendered package; ``file`` is set for kind ``file``."""
+    """One part of the rendered package; ``file`` is set for kind ``file``; a ``files`` block is
+    the heading over the files that follow it (``continued`` after the lists)."""
 
     kind: BlockKind
     file: PackedFile | None = None
+    continued: bool = False
 
 
 def interleave(items: Sequence[T]) -> list[T]:
@@ -48,4 +52,8 @@ def layout(package: Package) -> list[Block]:
     ]
     head: list[Block] = [Block("task")] + ([Block("rules")] if package.rules else [])
     tail: list[Block] = ([Block("history")] if package.history else []) + [Block("recap")]
-    return [*head, *ordered[:front], *middle, *ordered[front:], *tail]
+    first = [Block("files"), *ordered[:front]] if files else []
+    back = ordered[front:]
+    if back and middle:
+        back = [Block("files", continued=True), *back]
+    return [*head, *first, *middle, *back, *tail]

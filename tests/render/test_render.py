@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import xml.etree.ElementTree as ET
 
@@ -144,21 +145,38 @@ def test_json_contract() -> None:
 
 def test_position_aware_layout() -> None:
     assert interleave([1, 2, 3, 4, 5]) == [1, 3, 5, 4, 2]
-    kinds = [b.kind if b.file is None else b.file.path for b in layout(package())]
+    blocks = layout(package())
+    kinds = [b.kind if b.file is None else b.file.path for b in blocks]
     assert kinds == [
         "task",
         "rules",
+        "files",
         "src/f0.py",
         "src/f2.py",
         "src/f4.py",
         "skills",
         "omitted",
         "excluded",
+        "files",
         "src/f3.py",
         "src/f1.py",
         "history",
         "recap",
     ]
+    assert [b.continued for b in blocks if b.kind == "files"] == [False, True]
+    # No list between the halves, no second heading: the files run on under the first.
+    bare = dataclasses.replace(package(), skills=[], omitted=[], excluded=[])
+    assert [b.kind for b in layout(bare)].count("files") == 1
+
+
+def test_files_after_the_lists_are_not_read_as_left_out() -> None:
+    # The second-best file closes the package, below the list of files left out: a heading of its
+    # own says it is in, so the list's "Not included" does not reach over it.
+    md = render(package(), "markdown")
+    left_out = md.index("## Not included")
+    continued = md.index("## Files (continued)")
+    assert md.index("## Files\n") < md.index("src/f0.py") < left_out < continued < md.index("src/f1.py")
+    assert md.count("## Files") == 2
 
 
 def test_unknown_format_is_an_error() -> None:
