@@ -52,7 +52,7 @@ class FormatMeasure:
 
     def _escape(self, text: str) -> str:
         if self.fmt == "json":
-            return compact(written(split_lines(text))[0])[1:-1] + ","
+            return compact(written(split_lines(text)).lines)[1:-1] + ","
         return xml_escape(text) if self.fmt == "xml" else text
 
     def text_cost(self, text: str) -> int:

@@ -7,7 +7,10 @@ and its omission markers repeat what ``ranges`` says. In lists the same lines co
 tokens (bench/train/README.md). A JSON string also escapes every tab (``\t``), and the escape does
 not merge with the code after it: tab-indented code (Go, much C and JavaScript) cost 10-40% more
 tokens than as text. A range whose indentation allows it writes each leading tab as ``k`` spaces
-instead (``tab_spaces[i] = k``; see :func:`tab_spaces`). The task is named
+instead (``tab_spaces[i] = k``; see :func:`tab_spaces`). Lines are what git splits on ``\n``, so a
+file with CRLF line ends holds a ``\r`` at the end of each, and JSON escapes it too: 14% more
+tokens for the same lines. A range whose every line ends so leaves the ``\r`` out and says so
+(``crlf[i]``). The task is named
 (kind, number, title, url, labels) but its body is not echoed: a program reading the manifest
 already holds the task it asked about, and the body's tokens are better spent on code. The
 Markdown and XML packages, written to be read as a prompt, carry the body.
@@ -17,13 +20,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from ctxaction.model import Package, PackedFile
 from ctxaction.pack.excerpt import pieces
 from ctxaction.sanitize import FRAMING
 
-VERSION = 3
+VERSION = 4
 # The most spaces one tab may be written as: more would cost what the escape costs.
 MAX_TAB_SPACES = 8
 
@@ -60,25 +63,40 @@ def spaces_as_tabs(line: str, k: int) -> str:
 
 def file_lines(entry: Mapping[str, Any]) -> list[list[str]]:
     """A JSON file entry's lines per range as the file holds them: ``content`` with each range's
-    leading spaces read back to tabs where ``tab_spaces`` says so. What a reader of the package does."""
+    leading spaces read back to tabs where ``tab_spaces`` says so, and each line's ``\r`` put back
+    where ``crlf`` says so. What a reader of the package does."""
     content: list[list[str]] = entry["content"]
     widths = entry.get("tab_spaces") or [0] * len(content)
+    crlf = entry.get("crlf") or [False] * len(content)
     return [
-        [spaces_as_tabs(line, k) for line in lines] if k else lines
-        for lines, k in zip(content, widths, strict=True)
+        [(spaces_as_tabs(line, k) if k else line) + ("\r" if cr else "") for line in lines]
+        for lines, k, cr in zip(content, widths, crlf, strict=True)
     ]
 
 
-def written(lines: list[str]) -> tuple[list[str], int]:
-    """``lines`` as a range's ``content`` holds them, and the ``tab_spaces`` that says how."""
+class Written(NamedTuple):
+    """A range's lines as ``content`` holds them, with the ``tab_spaces`` and ``crlf`` that say how."""
+
+    lines: list[str]
+    tab_spaces: int
+    crlf: bool
+
+
+def written(lines: list[str]) -> Written:
+    """``lines`` as a range's ``content`` holds them: each line's ``\r`` left out when every line
+    ends with one (a CRLF file), leading tabs as spaces where :func:`tab_spaces` allows."""
+    crlf = bool(lines) and all(line.endswith("\r") for line in lines)
+    if crlf:
+        lines = [line[:-1] for line in lines]
     k = tab_spaces(lines)
-    return ([tabs_as_spaces(line, k) for line in lines] if k else lines), k
+    return Written([tabs_as_spaces(line, k) for line in lines] if k else lines, k, crlf)
 
 
 def file_entry(f: PackedFile, content: list[list[str]] | None = None) -> dict[str, Any]:
     """One packed file: path, mode, exact 1-based inclusive ranges, tokens, score, reasons, line
     count and ``content``, the lines of each range (read from ``f.text`` unless given), with
-    ``tab_spaces`` when a range writes its leading tabs as spaces."""
+    ``tab_spaces`` when a range writes its leading tabs as spaces and ``crlf`` when a range leaves
+    its lines' ``\r`` out."""
     ranges = content if content is not None else pieces(f.text, f.ranges, f.line_count)
     shown = [written(lines) for lines in ranges]
     entry: dict[str, Any] = {
@@ -90,9 +108,11 @@ def file_entry(f: PackedFile, content: list[list[str]] | None = None) -> dict[st
         "reasons": list(f.reasons),
         "lines": f.line_count,
     }
-    if any(k for _, k in shown):
-        entry["tab_spaces"] = [k for _, k in shown]
-    entry["content"] = [lines for lines, _ in shown]
+    if any(w.tab_spaces for w in shown):
+        entry["tab_spaces"] = [w.tab_spaces for w in shown]
+    if any(w.crlf for w in shown):
+        entry["crlf"] = [w.crlf for w in shown]
+    entry["content"] = [w.lines for w in shown]
     return entry
 
 

@@ -32,7 +32,7 @@ FILES = {
 
 def test_the_schema_is_a_valid_draft_2020_12_schema() -> None:
     jsonschema.Draft202012Validator.check_schema(SCHEMA)
-    assert SCHEMA["properties"]["version"]["const"] == 3
+    assert SCHEMA["properties"]["version"]["const"] == 4
 
 
 def test_a_package_with_every_section_satisfies_it() -> None:
@@ -90,6 +90,30 @@ def test_tab_indented_code_is_written_with_spaces_and_reads_back_exactly(
     shown = [line for content in entry["content"] for line in content]
     assert not any(line.startswith("\t") for line in shown)
     assert any("\t" in line for line in shown)  # a tab inside a line (a Go doc comment's) stays
+
+
+def test_crlf_lines_are_written_without_their_cr_and_read_back_exactly(
+    make_repo: Callable[..., GitRepo],
+) -> None:
+    repo = make_repo()
+    crlf = GO.replace("\n", "\r\n")
+    repo.commit({"app/helpers.go": crlf, "README.md": "# app\n"}, "initial")
+    task = Task("Helper41 returns the wrong sum", "`Helper41` in app/helpers.go adds twice.")
+    data = json.loads(build(BuildOptions(repo=repo.root, task=task, budget=1500, fmt="json")).rendered)
+    VALIDATOR.validate(data)
+    entry = next(f for f in data["files"] if f["path"] == "app/helpers.go")
+    lines = split_lines(crlf)
+    assert all(line.endswith("\r") for line in lines[:-1])  # lines as git counts them hold the \r
+    assert file_lines(entry) == [lines[a - 1 : b] for a, b in entry["ranges"]]
+    assert entry["crlf"] == [True] * len(entry["ranges"])
+    assert not any(line.endswith("\r") for content in entry["content"] for line in content)
+    # The \r no longer costs: the CRLF file's package holds as many lines as the LF file's.
+    plain = make_repo()
+    plain.commit({"app/helpers.go": GO, "README.md": "# app\n"}, "initial")
+    lf = json.loads(build(BuildOptions(repo=plain.root, task=task, budget=1500, fmt="json")).rendered)
+    lf_entry = next(f for f in lf["files"] if f["path"] == "app/helpers.go")
+    packed = sum(b - a + 1 for a, b in entry["ranges"])
+    assert packed >= 0.95 * sum(b - a + 1 for a, b in lf_entry["ranges"])
 
 
 def test_a_document_that_breaks_the_contract_is_refused() -> None:

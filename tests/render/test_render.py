@@ -220,6 +220,21 @@ def test_tab_spaces_is_the_fewest_that_read_back_exactly(lines: list[str], width
 def test_leading_tabs_as_spaces_cost_fewer_tokens_than_escaped_tabs() -> None:
     lines = ["func f(v int) int {", "\tif v > 0 {", "\t\treturn v", "\t}", "\treturn 0", "}"] * 20
     counter = get_counter("o200k_base")
-    shown, width = written(lines)
-    assert width == 1
-    assert counter.count(compact(shown)) < 0.9 * counter.count(compact(lines))
+    shown = written(lines)
+    assert shown.tab_spaces == 1 and not shown.crlf
+    assert counter.count(compact(shown.lines)) < 0.9 * counter.count(compact(lines))
+
+
+def test_crlf_lines_leave_their_cr_out_and_cost_what_lf_lines_cost() -> None:
+    lf = ["def f(value):", "    return value + 1", "", "x = f(2)"] * 20
+    crlf = [line + "\r" for line in lf]
+    counter = get_counter("o200k_base")
+    shown = written(crlf)
+    assert shown.crlf and shown.lines == lf and shown.tab_spaces == 0
+    # Each escaped \r costs a token of its own: the written lines cost what the LF file's do.
+    assert counter.count(compact(shown.lines)) == counter.count(compact(lf))
+    assert counter.count(compact(crlf)) > 1.1 * counter.count(compact(lf))
+    # A range with one line that does not end so (a mixed file) is written as it is.
+    mixed = written([*crlf[:3], lf[3]])
+    assert not mixed.crlf and mixed.lines == [*crlf[:3], lf[3]]
+    assert not written([]).crlf
