@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from importlib import resources
+from typing import Any
 
 import jsonschema
 import pytest
@@ -67,15 +68,21 @@ GO = "package app\n\n" + "".join(
 )
 
 
-def test_tab_indented_code_is_written_with_spaces_and_reads_back_exactly(
-    make_repo: Callable[..., GitRepo],
-) -> None:
-    repo = make_repo()
-    repo.commit({"app/helpers.go": GO, "README.md": "# app\n"}, "initial")
+def helpers_entry(repo: GitRepo, text: str) -> dict[str, Any]:
+    """The JSON entry of ``app/helpers.go`` (committed as ``text``) in a real build for an issue
+    that names one of its functions, the document checked against the schema."""
+    repo.commit({"app/helpers.go": text, "README.md": "# app\n"}, "initial")
     task = Task("Helper41 returns the wrong sum", "`Helper41` in app/helpers.go adds twice.")
     data = json.loads(build(BuildOptions(repo=repo.root, task=task, budget=1500, fmt="json")).rendered)
     VALIDATOR.validate(data)
-    entry = next(f for f in data["files"] if f["path"] == "app/helpers.go")
+    entry: dict[str, Any] = next(f for f in data["files"] if f["path"] == "app/helpers.go")
+    return entry
+
+
+def test_tab_indented_code_is_written_with_spaces_and_reads_back_exactly(
+    make_repo: Callable[..., GitRepo],
+) -> None:
+    entry = helpers_entry(make_repo(), GO)
     lines = split_lines(GO)
     assert file_lines(entry) == [lines[a - 1 : b] for a, b in entry["ranges"]]
     # Each range takes the fewest spaces a tab that read back exactly: two where tabs are followed
@@ -95,23 +102,15 @@ def test_tab_indented_code_is_written_with_spaces_and_reads_back_exactly(
 def test_crlf_lines_are_written_without_their_cr_and_read_back_exactly(
     make_repo: Callable[..., GitRepo],
 ) -> None:
-    repo = make_repo()
     crlf = GO.replace("\n", "\r\n")
-    repo.commit({"app/helpers.go": crlf, "README.md": "# app\n"}, "initial")
-    task = Task("Helper41 returns the wrong sum", "`Helper41` in app/helpers.go adds twice.")
-    data = json.loads(build(BuildOptions(repo=repo.root, task=task, budget=1500, fmt="json")).rendered)
-    VALIDATOR.validate(data)
-    entry = next(f for f in data["files"] if f["path"] == "app/helpers.go")
+    entry = helpers_entry(make_repo(), crlf)
     lines = split_lines(crlf)
     assert all(line.endswith("\r") for line in lines[:-1])  # lines as git counts them hold the \r
     assert file_lines(entry) == [lines[a - 1 : b] for a, b in entry["ranges"]]
     assert entry["crlf"] == [True] * len(entry["ranges"])
     assert not any(line.endswith("\r") for content in entry["content"] for line in content)
     # The \r no longer costs: the CRLF file's package holds as many lines as the LF file's.
-    plain = make_repo()
-    plain.commit({"app/helpers.go": GO, "README.md": "# app\n"}, "initial")
-    lf = json.loads(build(BuildOptions(repo=plain.root, task=task, budget=1500, fmt="json")).rendered)
-    lf_entry = next(f for f in lf["files"] if f["path"] == "app/helpers.go")
+    lf_entry = helpers_entry(make_repo(), GO)
     packed = sum(b - a + 1 for a, b in entry["ranges"])
     assert packed >= 0.95 * sum(b - a + 1 for a, b in lf_entry["ranges"])
 
