@@ -30,6 +30,11 @@ HABIT_MIN_COMMITS = 20
 # the commits that change source code finds it. Training set, offline: 74 habit files, 54 in the
 # fix, against 52 and 37 for the first window alone (0.4 there: 107 files, 60 in the fix).
 HABIT_CODE_SHARE = 0.5
+# Where release notes are written by the commits that fix an issue, and features, merges and
+# release chores pass them by (jackson's `VERSION-2.x`: 0.25 of the newest commits), the habit
+# shows among the code changes whose subject says they fix something or names an issue.
+HABIT_FIX_SHARE = 0.5
+_FIX_SUBJECT = re.compile(r"\bfix(?:e[sd]|ing)?\b|\bbug\b|(?<![(\w])#\d+", re.I)
 _FIELD = "\x1f"
 # Names are read with ``-z``: NUL-terminated and never quoted, so a name holding a tab, a newline,
 # a quote or bytes that are not UTF-8 is the name the inventory lists (``ls-files -z``, decoded
@@ -74,12 +79,15 @@ class History:
 
     def habits(self) -> dict[str, tuple[int, int]]:
         """Files touched by at least ``HABIT_SHARE`` of the newest ``HABIT_WINDOW`` non-bulk
-        commits, or by ``HABIT_CODE_SHARE`` of the newest that change source code: path ->
+        commits, by ``HABIT_CODE_SHARE`` of the newest that change source code, or by
+        ``HABIT_FIX_SHARE`` of the newest of those that say they fix something: path ->
         (commits touching it, commits counted), the larger share; a window below
         ``HABIT_MIN_COMMITS`` commits finds none."""
         kept = [c for c in self.commits if len(c.files) <= BULK_COMMIT_FILES]
+        code = [c for c in kept if _changes_code(c)]
+        fixes = [c for c in code if _FIX_SUBJECT.search(c.subject)]
         found: dict[str, tuple[int, int]] = {}
-        for window, share in ((kept, HABIT_SHARE), ([c for c in kept if _changes_code(c)], HABIT_CODE_SHARE)):
+        for window, share in ((kept, HABIT_SHARE), (code, HABIT_CODE_SHARE), (fixes, HABIT_FIX_SHARE)):
             window = window[:HABIT_WINDOW]
             if len(window) < HABIT_MIN_COMMITS:
                 continue

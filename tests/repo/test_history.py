@@ -115,6 +115,26 @@ def test_habits_of_code_changes_hidden_among_other_commits() -> None:
     assert habits == {"release-notes.yaml": half, "tests/test_app.py": half, "src/app.py": (code, code)}
 
 
+def test_habits_of_the_commits_that_fix_something() -> None:
+    """Release notes that the fix commits update, while features and release chores pass them by:
+    a habit of the fix window alone."""
+    fixes = history.HABIT_MIN_COMMITS
+    commits = []
+    for i in range(3 * fixes):
+        if i % 3 == 0:
+            subject = ("Fixes #%d: drop the last byte" if i % 2 == 0 else "Fix %d: off by one") % i
+            files: tuple[str, ...] = (f"src/m{i}.py", "release-notes/VERSION")
+        else:  # features (issue numbers only as a PR suffix) and releases
+            subject = f"Add option {i} (#{i})" if i % 3 == 1 else f"Prepare release 1.{i}"
+            files = (f"src/feature{i}.py",) if i % 3 == 1 else ("pom.xml", "src/version.py")
+        commits.append(history.Commit(f"{i:040x}", 10_000 - i, subject, files))
+    # The notes are in 20 of 60 commits and of 60 code changes (below both shares), and in every
+    # one of the 20 fixes.
+    assert history.History(commits).habits() == {"release-notes/VERSION": (fixes, fixes)}
+    no_word = [history.Commit(c.sha, c.time, "Tidy up", c.files) for c in commits]
+    assert history.History(no_word).habits() == {}
+
+
 def test_named_commits_are_the_reachable_ones_with_their_files(make_repo: Callable[..., GitRepo]) -> None:
     repo = _repo(make_repo)
     fix = repo.git("log", "--format=%H", "--grep", "Fix #12").strip()
