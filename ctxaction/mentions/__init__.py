@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from ctxaction.mentions import words
 from ctxaction.mentions.frames import Frame, parse_frames
 from ctxaction.mentions.phrases import phrase_identifiers
-from ctxaction.mentions.text import Segment, segments
+from ctxaction.mentions.text import Segment, drop_setup_dumps, segments
 from ctxaction.mentions.words import split_identifier
 
 __all__ = ["Frame", "Mentions", "Segment", "extract", "split_identifier"]
@@ -50,7 +50,7 @@ def _clip(text: str) -> str:
 
 def extract(title: str, body: str = "", extra: str = "") -> Mentions:
     """Read title, body and (weaker) extra text such as thread comments into :class:`Mentions`."""
-    title, body = _clip(title), _clip(body)
+    title, body = _clip(title), drop_setup_dumps(_clip(body))
     segs = segments(title, body)
     raw = f"{title}\n{body}"
     mentions = Mentions(

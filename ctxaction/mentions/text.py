@@ -26,6 +26,42 @@ _PACKAGE_ROW = re.compile(
 )
 
 
+# Headings of issue-template sections about the reporter's setup or the form itself, not the code.
+_HEADING = re.compile(r"^\s{0,3}(?:#{1,6}\s+(.*?)\s*#*\s*|\*\*([^*\n]{2,80})\*\*\s*:?\s*)$")
+_SETUP_HEADING = re.compile(
+    r"(?:your |the )?(?:environment(?: info(?:rmation)?| details)?|system info(?:rmation)?"
+    r"|platforms?|operating systems?|os(?: version)?|browsers?|devices?"
+    r"|(?:[\w.+ -]+ )?versions?(?: info(?:rmation)?)?|installation method|package manager"
+    r"|virtual environment|code of conduct|privacy checklist|(?:pre-?flight )?checklist"
+    r"|prerequisites|(?:are you|would you be) willing to .*|contributing)"
+)
+
+
+def _heading(line: str) -> str | None:
+    m = _HEADING.match(line)
+    if not m:
+        return None
+    return re.sub(r"[^a-z0-9.+ -]", "", (m.group(1) or m.group(2)).lower()).strip(" :.")
+
+
+def drop_setup_dumps(body: str) -> str:
+    """``body`` without the code blocks of its setup sections ("Environment", "OS", "Python
+    version"…): dumps of the reporter's machine and tool settings (``biome rage``, ``pip freeze``,
+    ``rich.diagnose``), whose keys match code all over a repository."""
+    out: list[str] = []
+    meta = False
+    for block in fences.blocks(body):
+        if not block.code:
+            for line in block.lines:
+                name = _heading(line)
+                if name is not None:
+                    meta = bool(_SETUP_HEADING.fullmatch(name))
+            out.extend(block.lines)
+        elif not meta:
+            out.extend(block.lines)
+    return "\n".join(out)
+
+
 @dataclass(frozen=True)
 class Segment:
     """A piece of the task text and where it stood (title, prose, inline code or a code block)."""

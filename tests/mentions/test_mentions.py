@@ -6,7 +6,7 @@ import pytest
 
 from ctxaction.mentions import extract, split_identifier, words
 from ctxaction.mentions.frames import parse_frames
-from ctxaction.mentions.text import segments
+from ctxaction.mentions.text import drop_setup_dumps, segments
 
 
 def _frames(text: str) -> list[tuple[str, int | None, str, str]]:
@@ -123,6 +123,45 @@ def test_segments_drop_template_comments_and_package_lists() -> None:
     assert ("inline", "inline_name") in kinds
     assert ("fence", "code_line()") in kinds
     assert all("Thanks" not in s.text and "numpy" not in s.text for s in segs)
+
+
+def test_code_blocks_of_setup_sections_are_dropped() -> None:
+    body = (
+        "### Describe the bug\n\n`parse_header` drops the last byte\n\n"
+        "```rust\nlet header = parse_header(&bytes);\n```\n\n"
+        "### Environment information\n\n```bash\nCLI:\n  Version: 2.4.12\n"
+        "# not a heading inside code\n  LOG_PATH_SETTING: unset\n```\n\n"
+        "**Operating System:**\nWindows 11\n"
+        "```\nKernel: 6.18.5-100.fc42.x86_64\n```\n\n"
+        "## Expected behavior\n\n```\nall_bytes_kept\n```\n"
+    )
+    kept = drop_setup_dumps(body)
+    for gone in ("Version: 2.4.12", "not a heading", "LOG_PATH_SETTING", "Kernel"):
+        assert gone not in kept
+    # Prose under a setup heading stays (a reporter's words, short), and so does every code block
+    # of the other sections, whatever follows them.
+    for stays in ("parse_header(&bytes)", "Windows 11", "## Expected behavior", "all_bytes_kept"):
+        assert stays in kept
+    mentions = extract("Header parsing loses a byte", body)
+    assert "LOG_PATH_SETTING" not in mentions.identifiers
+    assert {"parse_header", "all_bytes_kept"} <= set(mentions.identifiers)
+
+
+@pytest.mark.parametrize(
+    "heading",
+    ["### Python version", "## Your Environment", "**Node.js version**", "### Platform", "#### Versions"],
+)
+def test_setup_headings_in_their_usual_spellings(heading: str) -> None:
+    body = f"Text before\n{heading}\n```\n3.12 on linux\n```\n### Steps\n```\nrun it\n```"
+    assert drop_setup_dumps(body) == f"Text before\n{heading}\n### Steps\n```\nrun it\n```"
+
+
+@pytest.mark.parametrize(
+    "heading", ["### Version bump breaks the parser", "### Migrating to version 3", "**Describe the bug**"]
+)
+def test_headings_that_only_mention_a_version_keep_their_code(heading: str) -> None:
+    body = f"{heading}\n```\nload_config()\n```"
+    assert drop_setup_dumps(body) == body
 
 
 def test_identifiers_weighted_by_where_they_appear() -> None:
