@@ -95,19 +95,22 @@ def test_no_habits_from_a_short_history() -> None:
     }
 
 
+def _commits(n: int, kind: Callable[[int], tuple[str, tuple[str, ...]]]) -> list[history.Commit]:
+    """``n`` commits, newest first, the ``i``-th with the subject and files ``kind(i)`` gives."""
+    return [history.Commit(f"{i:040x}", 10_000 - i, *kind(i)) for i in range(n)]
+
+
 def test_habits_of_code_changes_hidden_among_other_commits() -> None:
     """Release notes that most code changes touch are a habit, though docs and CI commits
     outnumber the code changes two to one."""
     code = history.HABIT_MIN_COMMITS
-    commits = []
-    for i in range(3 * code):
+
+    def kind(i: int) -> tuple[str, tuple[str, ...]]:
         if i % 3 == 0:
-            other = "release-notes.yaml" if i % 6 == 0 else "tests/test_app.py"
-            files: tuple[str, ...] = ("src/app.py", other)
-        else:
-            files = (f"docs/page{i}.md",) if i % 3 == 1 else (".github/workflows/ci.yml",)
-        commits.append(history.Commit(f"{i:040x}", 10_000 - i, "change", files))
-    habits = history.History(commits).habits()
+            return "change", ("src/app.py", "release-notes.yaml" if i % 6 == 0 else "tests/test_app.py")
+        return "change", (f"docs/page{i}.md",) if i % 3 == 1 else (".github/workflows/ci.yml",)
+
+    habits = history.History(_commits(3 * code, kind)).habits()
     # Over every commit the notes are in 10 of 60 (below HABIT_SHARE); over the 20 code changes in
     # 10 (HABIT_CODE_SHARE), as is the test file. CI's file, in 20 of 60 and in no code change, is
     # no habit of either window.
@@ -119,15 +122,16 @@ def test_habits_of_the_commits_that_fix_something() -> None:
     """Release notes that the fix commits update, while features and release chores pass them by:
     a habit of the fix window alone."""
     fixes = history.HABIT_MIN_COMMITS
-    commits = []
-    for i in range(3 * fixes):
+
+    def kind(i: int) -> tuple[str, tuple[str, ...]]:
         if i % 3 == 0:
             subject = ("Fixes #%d: drop the last byte" if i % 2 == 0 else "Fix %d: off by one") % i
-            files: tuple[str, ...] = (f"src/m{i}.py", "release-notes/VERSION")
-        else:  # features (issue numbers only as a PR suffix) and releases
-            subject = f"Add option {i} (#{i})" if i % 3 == 1 else f"Prepare release 1.{i}"
-            files = (f"src/feature{i}.py",) if i % 3 == 1 else ("pom.xml", "src/version.py")
-        commits.append(history.Commit(f"{i:040x}", 10_000 - i, subject, files))
+            return subject, (f"src/m{i}.py", "release-notes/VERSION")
+        if i % 3 == 1:  # a feature: its issue number only as a pull request's suffix
+            return f"Add option {i} (#{i})", (f"src/feature{i}.py",)
+        return f"Prepare release 1.{i}", ("pom.xml", "src/version.py")
+
+    commits = _commits(3 * fixes, kind)
     # The notes are in 20 of 60 commits and of 60 code changes (below both shares), and in every
     # one of the 20 fixes.
     assert history.History(commits).habits() == {"release-notes/VERSION": (fixes, fixes)}
