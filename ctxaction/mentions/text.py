@@ -26,8 +26,12 @@ _PACKAGE_ROW = re.compile(
 )
 
 
+# A Markdown heading's opening (ATX) and a line that is one bold phrase: prefixes only, the rest
+# is trimmed by string methods (optional closing hashes and spaces as a regex backtrack cubically
+# over a long line of spaces).
+_ATX_OPEN = re.compile(r" {0,3}#{1,6}[ \t]+")
+_BOLD_LINE = re.compile(r" {0,3}\*\*([^*\n]{2,80})\*\*")
 # Headings of issue-template sections about the reporter's setup or the form itself, not the code.
-_HEADING = re.compile(r"^\s{0,3}(?:#{1,6}\s+(.*?)\s*#*\s*|\*\*([^*\n]{2,80})\*\*\s*:?\s*)$")
 _SETUP_HEADING = re.compile(
     r"(?:your |the )?(?:environment(?: info(?:rmation)?| details)?|system info(?:rmation)?"
     r"|platforms?|operating systems?|os(?: version)?|browsers?|devices?"
@@ -38,10 +42,16 @@ _SETUP_HEADING = re.compile(
 
 
 def _heading(line: str) -> str | None:
-    m = _HEADING.match(line)
-    if not m:
-        return None
-    return re.sub(r"[^a-z0-9.+ -]", "", (m.group(1) or m.group(2)).lower()).strip(" :.")
+    """The heading ``line`` holds, lower-cased and reduced to letters, digits and ``.+ -``."""
+    m = _ATX_OPEN.match(line)
+    if m:
+        text = line[m.end() :].rstrip().rstrip("#")
+    else:
+        m = _BOLD_LINE.match(line)
+        if not m or line[m.end() :].strip() not in ("", ":"):
+            return None
+        text = m.group(1)
+    return re.sub(r"[^a-z0-9.+ -]", "", text.lower()).strip(" :.")
 
 
 def drop_setup_dumps(body: str) -> str:
@@ -49,15 +59,15 @@ def drop_setup_dumps(body: str) -> str:
     version"…): dumps of the reporter's machine and tool settings (``biome rage``, ``pip freeze``,
     ``rich.diagnose``), whose keys match code all over a repository."""
     out: list[str] = []
-    meta = False
+    setup = False
     for block in fences.blocks(body):
         if not block.code:
             for line in block.lines:
                 name = _heading(line)
                 if name is not None:
-                    meta = bool(_SETUP_HEADING.fullmatch(name))
+                    setup = bool(_SETUP_HEADING.fullmatch(name))
             out.extend(block.lines)
-        elif not meta:
+        elif not setup:
             out.extend(block.lines)
     return "\n".join(out)
 
