@@ -149,9 +149,9 @@ def test_code_blocks_of_setup_sections_are_dropped() -> None:
 
 def test_heading_lines_with_long_runs_of_spaces_are_read_in_one_pass() -> None:
     # A heading's optional closing hashes and spaces, matched by one regex after a lazy group,
-    # backtrack cubically: a second a line of 1,000 characters, minutes for a body of them. The
-    # same text (1,000-character lines, the most the patterns see) must be read, and its setup
-    # heading still found.
+    # backtrack cubically: about a second for one line of 1,000 characters, minutes for a body of
+    # them. Such a body (1,000-character lines, the most the patterns see) must be read, and its
+    # setup heading still found.
     spaced = "### Environment" + " " * 985 + "#"
     noise = ["# a" + " " * 990 + "b", "**x**" + " " * 990 + ":b"] * 100
     body = "\n".join([*noise, spaced, "```", "LOG_PATH_SETTING: unset", "```", "### Steps", "run it"])
