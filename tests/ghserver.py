@@ -50,9 +50,10 @@ def rest_fixture(name: str) -> Any:
     return json.loads((REST / name).read_text(encoding="utf-8"))
 
 
-def webhook_fixture(name: str) -> Any:
+def webhook_fixture(name: str) -> dict[str, Any]:
     """One of the recorded webhook payloads (a fresh copy)."""
-    return json.loads((WEBHOOKS / name).read_text(encoding="utf-8"))
+    payload: dict[str, Any] = json.loads((WEBHOOKS / name).read_text(encoding="utf-8"))
+    return payload
 
 
 @dataclass
@@ -120,7 +121,7 @@ class FakeGitHub:
         self.pulls[number] = copy.deepcopy(pull)
         self.files[number] = list(files)
         if number not in self.issues:
-            issue = {
+            issue: dict[str, Any] = {
                 k: pull[k] for k in ("number", "title", "body", "user", "labels", "html_url") if k in pull
             }
             issue["pull_request"] = {"url": f"https://api.github.com/repos/{self.repo}/pulls/{number}"}
@@ -147,11 +148,11 @@ class FakeGitHub:
         message: str,
         times: int = 1,
         errors: list[Any] | None = None,
-        **headers: str,
+        headers: dict[str, str] | None = None,
     ) -> None:
         """Answer the next ``times`` matching requests (``path`` is a regex) with an error, its
-        ``errors[]`` when given."""
-        self.failures.append(Failure(method, path, status, message, dict(headers), times, errors))
+        ``errors[]`` and response ``headers`` when given."""
+        self.failures.append(Failure(method, path, status, message, dict(headers or {}), times, errors))
 
     # -- inspection ------------------------------------------------------------------------
 
@@ -199,6 +200,7 @@ class FakeGitHub:
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
         host, port = self._server.server_address[:2]
+        assert isinstance(host, str)  # an IPv4 server's address
         self.base_url = f"http://{host}:{port}"
         self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05})
         self._thread.daemon = True
@@ -364,7 +366,7 @@ class FakeGitHub:
         return served
 
     def _comment(self, number: int, body: str, login: str, user_type: str) -> dict[str, Any]:
-        comment = rest_fixture("issues.create-comment.201.json")
+        comment: dict[str, Any] = rest_fixture("issues.create-comment.201.json")
         self._next_id += 1
         cid = self._next_id
         comment.update(

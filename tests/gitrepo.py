@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+from collections.abc import Mapping
 from pathlib import Path
 
 _ENV = {
@@ -57,7 +58,9 @@ class GitRepo:
             target.write_text(content, encoding="utf-8")
         return target
 
-    def commit(self, files: dict[str, str | bytes], message: str = "change", date: str | None = None) -> str:
+    def commit(
+        self, files: Mapping[str, str | bytes], message: str = "change", date: str | None = None
+    ) -> str:
         """Write ``files``, stage everything and commit; returns the new HEAD sha."""
         for path, content in files.items():
             self.write(path, content)

@@ -203,6 +203,7 @@ def test_a_long_argument_is_quoted_short_with_no_piece_of_a_key(
     argv = [arg.format(v=value) for arg in args]
     if args[0] == "build":
         argv += ["--repo", str(repo.root), "--issue-file", issue(tmp_path)]
+    code: int | str | None
     try:
         code = main(argv)
     except SystemExit as exc:  # argparse's usage errors

@@ -99,7 +99,7 @@ def _session(
 
 
 def test_stdio_session_lists_three_read_only_tools_and_answers_each(repo: GitRepo) -> None:
-    calls = [
+    calls: list[tuple[str, dict[str, Any]]] = [
         ("get_package", {"task": ISSUE}),
         ("get_package", {"task": ISSUE, "budget": 200_000}),
         ("get_excerpt", {"path": "src/auth/login.py", "start": 5, "end": 9}),

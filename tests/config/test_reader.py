@@ -42,12 +42,13 @@ def test_a_broken_file_is_the_same_usage_error_everywhere(
     issue.write_text("x is wrong\n\nSee app.py.\n", encoding="utf-8")
     monkeypatch.chdir(repo.root)
     expected = PROBLEMS.format(path=config)
-    for prefix, run in (
+    runs: tuple[tuple[str, Callable[[], int]], ...] = (
         ("ctxaction build", lambda: main(["build", "--repo", str(repo.root), "--issue-file", str(issue)])),
         ("ctxaction scan", lambda: main(["scan", "--staged"])),
         ("ctxaction config", lambda: main(["config", "show", "--repo", str(repo.root)])),
         ("ctxaction-secrets", lambda: hook([])),
-    ):
+    )
+    for prefix, run in runs:
         assert run() == 2, prefix
         assert capsys.readouterr().err == f"{prefix}: {expected}\n"
 
@@ -61,10 +62,11 @@ def test_a_long_value_is_quoted_short_with_no_piece_of_a_key_in_it(
     repo.commit({"app.py": "x = 1\n"})
     repo.write(".github/context-packages.yaml", f'default_profile: "{value}"\n')
     monkeypatch.chdir(repo.root)
-    for prefix, run in (
+    runs: tuple[tuple[str, Callable[[], int]], ...] = (
         ("ctxaction config", lambda: main(["config", "show", "--repo", str(repo.root)])),
         ("ctxaction-secrets", lambda: hook([])),
-    ):
+    )
+    for prefix, run in runs:
         code, err = run(), capsys.readouterr().err
         assert_no_key_pieces(keys, err, 8, prefix)
         # Facts, not the text: a failing assertion prints its operands.

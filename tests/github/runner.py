@@ -88,10 +88,9 @@ class ActionRunner:
         self.tmp = tmp
         self.fake = fake
         self.workspace = workspace
-        self.extra_env = extra_env or {}
-        self._counter = itertools.count(1)
         # Runner variables a scenario sets itself (GITHUB_REF_NAME, GITHUB_HEAD_REF …).
-        self.extra_env: dict[str, str] = {}
+        self.extra_env: dict[str, str] = dict(extra_env or {})
+        self._counter = itertools.count(1)
         # The command line up to and including ``action`` (``image_entrypoint()`` runs the image's).
         self.command = [*entrypoint(), "action"]
 

@@ -342,7 +342,7 @@ def test_read_only_token_falls_back_to_the_summary(world: World) -> None:
 
 def test_secondary_rate_limit_is_retried_after_retry_after(world: World) -> None:
     payload = _issue_world(world)
-    world.fake.fail("POST", r"/issues/1/comments$", 403, SECONDARY_MESSAGE, **{"Retry-After": "1"})
+    world.fake.fail("POST", r"/issues/1/comments$", 403, SECONDARY_MESSAGE, headers={"Retry-After": "1"})
     result = world.run("issues", payload)
     assert result.code == 0, result.stdout + result.stderr
     assert _routes(result) == ["GET /issues/1/comments", "POST /issues/1/comments", "POST /issues/1/comments"]

@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -30,8 +31,9 @@ ISSUE_INPUTS = (
 ISSUE_OUTPUTS = ("package-path", "tokens", "files", "comment-url", "truncated")
 
 
-def _action() -> dict:  # type: ignore[type-arg]
-    return yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
+def _action() -> dict[str, Any]:
+    action: dict[str, Any] = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
+    return action
 
 
 def test_action_metadata_inputs_outputs_and_runs() -> None:

@@ -261,7 +261,7 @@ def _example(name: str) -> tuple[list[tuple[str, str]], dict[str, str], dict[str
     [job] = workflow["jobs"].values()
     steps = job["steps"]
     ours = next(s for s in steps if str(s.get("uses", "")).startswith("ctxaction/ctxaction@"))
-    agent = next((s for s in steps[steps.index(ours) + 1 :] if "uses" in s), {})
+    agent: dict[str, Any] = next((s for s in steps[steps.index(ours) + 1 :] if "uses" in s), {})
     return triggers, {k: str(v) for k, v in ours["with"].items()}, agent
 
 

@@ -102,7 +102,7 @@ def test_a_comment_we_created_tells_our_login(fake_github: FakeGitHub) -> None:
 
 def test_secondary_rate_limit_waits_retry_after_then_succeeds(fake_github: FakeGitHub) -> None:
     fake_github.add_issue(webhook_fixture("issues.opened.json")["issue"])
-    fake_github.fail("POST", r"/issues/1/comments$", 403, SECONDARY_MESSAGE, **{"Retry-After": "7"})
+    fake_github.fail("POST", r"/issues/1/comments$", 403, SECONDARY_MESSAGE, headers={"Retry-After": "7"})
     client, slept = client_for(fake_github)
     comment_id, url = client.create_comment(1, "hello")
     assert slept == [7.0] and url.endswith(f"#issuecomment-{comment_id}")
@@ -111,7 +111,7 @@ def test_secondary_rate_limit_waits_retry_after_then_succeeds(fake_github: FakeG
 
 def test_429_and_5xx_on_reads_are_retried_with_backoff(fake_github: FakeGitHub) -> None:
     fake_github.add_issue(webhook_fixture("issues.opened.json")["issue"])
-    fake_github.fail("GET", r"/issues/1$", 429, "too many", **{"Retry-After": "2"})
+    fake_github.fail("GET", r"/issues/1$", 429, "too many", headers={"Retry-After": "2"})
     fake_github.fail("GET", r"/issues/1$", 502, "bad gateway")
     client, slept = client_for(fake_github)
     assert client.issue(1)["number"] == 1
@@ -137,7 +137,7 @@ def test_retries_are_bounded(fake_github: FakeGitHub) -> None:
 
 
 def test_wait_longer_than_the_cap_fails_clearly(fake_github: FakeGitHub) -> None:
-    fake_github.fail("GET", r"/pulls/2$", 403, SECONDARY_MESSAGE, **{"Retry-After": "3600"})
+    fake_github.fail("GET", r"/pulls/2$", 403, SECONDARY_MESSAGE, headers={"Retry-After": "3600"})
     client, slept = client_for(fake_github, max_wait=60)
     with pytest.raises(GitHubError, match=r"asks to wait 3600s, more than the 60s"):
         client.pull(2)
@@ -274,7 +274,7 @@ def test_primary_rate_limit_waits_until_the_reset(fake_github: FakeGitHub) -> No
         r"/issues/1$",
         403,
         "API rate limit exceeded for installation.",
-        **{"x-ratelimit-remaining": "0", "x-ratelimit-reset": reset},
+        headers={"x-ratelimit-remaining": "0", "x-ratelimit-reset": reset},
     )
     client, slept = client_for(fake_github)
     assert client.issue(1)["number"] == 1

@@ -10,6 +10,7 @@ the hand-off files, the step outputs and the log (stdout and stderr).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import Any
 
@@ -69,7 +70,7 @@ def _everything(result: RunResult, fake: FakeGitHub, workspace: Path) -> dict[st
     return texts
 
 
-def _assert_clean(forms: Forms, texts: dict[str, str], extra: set[str] = frozenset()) -> None:
+def _assert_clean(forms: Forms, texts: dict[str, str], extra: AbstractSet[str] = frozenset()) -> None:
     pieces = forms.pieces() | extra
     for where, text in texts.items():
         # A count, not the list: a failing assertion prints its operands, and they are the pieces.

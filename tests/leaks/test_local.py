@@ -230,7 +230,7 @@ def test_mcp_tools_return_no_piece(forms: Forms, committed: GitRepo) -> None:
     task = f"{forms.task_title}\n\n{forms.task_body}"
     first, last = forms.pem_lines
     named = forms.named_files[0]
-    calls = [
+    calls: list[tuple[str, dict[str, Any]]] = [
         ("get_package", {"task": task, "budget": 20_000}),
         ("get_excerpt", {"path": forms.pem_file, "start": first, "end": last}),
         ("get_excerpt", {"path": "leaks/keys.py", "start": 3, "end": 6}),

@@ -241,8 +241,8 @@ def test_a_prototype_is_focused_with_its_doc_comment_and_a_body_without() -> Non
     cpp = "class Stream {\n  public:\n    /// Reads n bytes.\n    int read(char *buf, size_t n);\n};\n"
     hints = Hints()
     hints.defined["read"] = 1.0
-    spans = build_focus("io.hpp", cpp, hints, Query())
-    assert [(f.start, f.end) for f in spans if f.why.startswith("Stream.read")] == [(4, 4)]
+    members = build_focus("io.hpp", cpp, hints, Query())
+    assert [(f.start, f.end) for f in members if f.why.startswith("Stream.read")] == [(4, 4)]
     # Elsewhere a statement ending in ";" is no prototype: a JS arrow function keeps its start.
     js = "/** Parses. */\nexport const parse = (s) => s.trim();\n"
     hints = Hints()

@@ -270,7 +270,12 @@ def test_meetings_on_a_long_line_are_passed_over() -> None:
     line = '"ab" "cd" ' * LONG_LINE + f'k = "gh" "{secret[2:]}";'
     joints = [(i, i + 3) for i in range(len(line)) if line.startswith('" "', i)]
     checked: list[int] = []
-    spots = junctions(line, joints, lambda left, right: checked.append(len(left)) is None, 40, LONG_LINE)
+
+    def meet(left: str, right: str) -> bool:
+        checked.append(len(left))
+        return True
+
+    spots = junctions(line, joints, meet, 40, LONG_LINE)
     assert len(joints) >= 2 * LONG_LINE and len(checked) <= LONG_LINE // 5 + 1  # one meeting in 5 characters
     assert all(spot < LONG_LINE for spot in spots)
     assert scan(line + "\n", "bundle.min.js") == []
