@@ -226,13 +226,16 @@ def report(title: str, scored: list[tuple[Group, dict[str, float]]]) -> None:
 
 
 def study(label: str, groups: list[Group], names: list[str], today: dict[str, float],
-          cutoffs: Sequence[int], a: argparse.Namespace) -> dict[str, float]:
+          cutoffs: Sequence[int], a: argparse.Namespace, now: dict[str, float]) -> dict[str, float]:
     """Today's weights, fitted on all, and leave-repositories-out CV; returns the fitted weights
     scaled so the largest is ``top`` (packing and focus read only ratios)."""
     w_today = np.array([today.get(n, 0.0) for n in names])
     print(f"\n== {label}: {len(groups)} groups, {len({g.repo for g in groups})} repositories, "
           f"{sum(1 for g in groups if g.gold.any())} with a gold item listed")
     report("hand-set prior weights", [(g, metrics(g, w_today, cutoffs)) for g in groups])
+    w_now = np.array([now.get(n, 0.0) for n in names])
+    if not np.array_equal(w_now, w_today):  # the definitions ship hand-set weights, not the prior
+        report("shipped weights", [(g, metrics(g, w_now, cutoffs)) for g in groups])
     w_all = fit(groups, w_today, a.l2, a.scale, a.loss)
     report("fitted on all (optimistic)", [(g, metrics(g, w_all, cutoffs)) for g in groups])
     cv: list[tuple[Group, dict[str, float]]] = []
@@ -285,11 +288,13 @@ def main(argv: list[str] | None = None) -> int:
         today.pop(PLACED, None)
         seen = {n for r in recs for c in r["candidates"] for n in c["signals"]}
         names = sorted((seen | set(today)) - {PLACED})
-        shipped["files"] = study("files", file_groups(recs, names), names, today, (3, 5, 10), a) | placed
+        groups = file_groups(recs, names)
+        shipped["files"] = study("files", groups, names, today, (3, 5, 10), a, shipped["files"]) | placed
     if a.only != "files":
         today = dict(prior["definitions"])
         names = sorted(today)
-        shipped["definitions"] = study("definitions", definition_groups(recs, names), names, today, (1, 3), a)
+        groups = definition_groups(recs, names)
+        shipped["definitions"] = study("definitions", groups, names, today, (1, 3), a, shipped["definitions"])
     if a.write:
         SHIPPED.write_text(json.dumps(shipped, indent=2) + "\n", encoding="utf-8")
         print(f"\nwrote {SHIPPED}")
