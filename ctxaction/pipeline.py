@@ -21,7 +21,7 @@ from ctxaction.errors import BuildError as BuildError
 from ctxaction.filter import PathFilter, Readable, Redactor, configured_detector, filter_candidates
 from ctxaction.model import Candidate, Excluded, OmittedFile, Package, Task
 from ctxaction.pack.budget import BudgetError
-from ctxaction.pack.history import fit_text, pack_history
+from ctxaction.pack.history import drop_unanswered, fit_text, pack_history
 from ctxaction.pack.lines import FileSource
 from ctxaction.pack.rules import pack_rules, skills_index
 from ctxaction.progress import NO_PROGRESS, Progress
@@ -166,7 +166,9 @@ def _build(
     counter = counting.result()
     if not counter.exact:
         warnings.append(f"token counts are estimates: the {counter.encoding} ranks were not available")
-    task = dataclasses.replace(task, body=fit_text(task.body, int(total * TASK_SHARE), counter))
+    # The ranking read the body as written; the package shows it without the unanswered questions.
+    body = drop_unanswered(task.body)
+    task = dataclasses.replace(task, body=fit_text(body, int(total * TASK_SHARE), counter))
     progress.stage("filter")
     paths = PathFilter(repo, PathRules.from_repo(repo.root, config.sensitive_paths), opts.exclude)
     filtered = filter_candidates(candidates, repo, paths, profile.max_files * SPARE_FACTOR)

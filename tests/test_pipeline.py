@@ -91,6 +91,14 @@ def test_named_function_is_packed_and_total_fits(app_repo: GitRepo) -> None:
     assert [r["path"] for r in data["rules"]] == ["CLAUDE.md"]
 
 
+def test_the_package_shows_the_issue_without_its_unanswered_questions(app_repo: GitRepo) -> None:
+    form = "\n\n### Version\n\n_No response_\n\n### Expected behavior\n\n_No response_\n"
+    task = Task(ISSUE.title, ISSUE.body + form)
+    shown = build(BuildOptions(repo=app_repo.root, task=task, budget=2000, fmt="markdown")).rendered
+    assert "No response" not in shown and "Expected behavior" not in shown
+    assert ISSUE.body.strip() in shown
+
+
 @pytest.mark.parametrize("fmt", ["markdown", "xml", "json"])
 def test_every_format_counts_itself(app_repo: GitRepo, fmt: str) -> None:
     package = build_package(BuildOptions(repo=app_repo.root, task=ISSUE, budget=900, fmt=fmt))

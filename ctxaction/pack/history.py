@@ -2,7 +2,8 @@
 
 No model is called: compression keeps the sentences that carry the most signal (code, paths,
 errors, the first sentence) in their original order. Bots' comments (our own package comments
-among them) are left out. Also: fitting a long task body into its allowance.
+among them) are left out. Also: fitting a long task body into its allowance, without the questions
+of its issue form that the reporter left unanswered.
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ SEPARATOR = " … "
 FENCE_LINES = 3  # a code block in a compressed comment keeps its first lines
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`\"'(\[])|\n+")
 _CODEY = re.compile(r"`[^`]+`|\w+\(\)|\w+\.\w{1,4}\b|\b[a-z]+_[a-z_]+\b|\b[A-Z][a-z]+[A-Z]\w*\b|/\w+")
+# GitHub writes an issue form's unanswered field as its label (a heading) over "_No response_".
+_NO_RESPONSE = re.compile(r"[_*]No response[_*]")
+_HEADING = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
 _SIGNAL = re.compile(
     r"\b(?:error|exception|fail\w*|traceback|crash\w*|expected|actual|instead|because|fix\w*|"
     r"regression|broken|works?|version|reproduc\w*)\b",
@@ -103,6 +107,48 @@ def pack_history(
         used += tokens
         picked.append(HistoryEntry(comment.author, comment.created_at, text, tokens, compressed))
     return list(reversed(picked))
+
+
+def drop_unanswered(text: str) -> str:
+    """``text`` without GitHub's ``_No response_`` lines, empty code blocks, and the headings left
+    with nothing under them (an issue form's unanswered questions); other code blocks as they are."""
+    out: list[tuple[str, bool]] = []  # each line, and whether a code block holds it
+    for block in fences.blocks("\n".join(split_lines(text))):
+        if block.code:
+            if any(line.strip() for line in block.inner):  # a form's empty log field is a bare fence
+                out.extend((line, True) for line in block.lines)
+            continue
+        for line in block.lines:
+            if _NO_RESPONSE.fullmatch(line.strip()):
+                continue
+            if _HEADING.match(line):
+                _drop_empty_section(out)
+            out.append((line, False))
+    _drop_empty_section(out)
+    return "\n".join(_squeeze_blanks(out))
+
+
+def _drop_empty_section(out: list[tuple[str, bool]]) -> None:
+    """Remove the last heading of ``out`` when only blank lines follow it."""
+    k = len(out)
+    while k and not out[k - 1][0].strip() and not out[k - 1][1]:
+        k -= 1
+    if k and not out[k - 1][1] and _HEADING.match(out[k - 1][0]):
+        del out[k - 1 :]
+
+
+def _squeeze_blanks(lines: list[tuple[str, bool]]) -> list[str]:
+    """Runs of blank prose lines as one, none at either end; code block lines as they are."""
+    out: list[str] = []
+    after_blank = True
+    for line, code in lines:
+        blank = not code and not line.strip()
+        if not (blank and after_blank):
+            out.append(line)
+        after_blank = blank
+    while out and not out[-1].strip():
+        out.pop()
+    return out
 
 
 def fit_text(text: str, limit: int, counter: Counter) -> str:

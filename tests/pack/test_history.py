@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ctxaction.model import Comment
-from ctxaction.pack.history import compress, fit_text, pack_history
+from ctxaction.pack.history import compress, drop_unanswered, fit_text, pack_history
 from ctxaction.tokens import get_counter
 
 LONG = (
@@ -60,3 +60,48 @@ def test_fit_text_keeps_head_and_tail() -> None:
     assert fit_text("short", 300, counter) == "short"
     giant = "word " * 5000
     assert counter.count(fit_text(giant, 100, counter)) <= 100
+
+
+FORM = """### What happened?
+
+The pooled connection drops its schema name on reconnect.
+
+### Playground URL
+
+_No response_
+
+### Relevant log output
+
+```shell
+# a comment in the log, not a heading
+
+
+_No response_
+```
+
+### Database schema
+
+```sql
+
+```
+
+### Code of Conduct
+
+- [X] I agree to follow this project's Code of Conduct
+"""
+
+
+def test_unanswered_form_questions_are_dropped_and_code_blocks_kept() -> None:
+    assert drop_unanswered(FORM) == (
+        "### What happened?\n\nThe pooled connection drops its schema name on reconnect.\n\n"
+        "### Relevant log output\n\n"
+        "```shell\n# a comment in the log, not a heading\n\n\n_No response_\n```\n\n"
+        "### Code of Conduct\n\n- [X] I agree to follow this project's Code of Conduct"
+    )
+
+
+def test_text_without_a_form_keeps_its_words() -> None:
+    text = "Title line\n\n\n\nSteps:\n# 1. run it\n*No response* is what the server says"
+    assert drop_unanswered(text) == "Title line\n\nSteps:\n# 1. run it\n*No response* is what the server says"
+    assert drop_unanswered("") == ""
+    assert drop_unanswered("## Only a heading\n\n_No response_\n") == ""
