@@ -122,18 +122,23 @@ def drop_unanswered(text: str) -> str:
             if _NO_RESPONSE.fullmatch(line.strip()):
                 continue
             if _HEADING.match(line):
-                _drop_empty_section(out)
+                _drop_empty_section(out, _level(line))
             out.append((line, False))
-    _drop_empty_section(out)
+    _drop_empty_section(out, 1)
     return "\n".join(_squeeze_blanks(out))
 
 
-def _drop_empty_section(out: list[tuple[str, bool]]) -> None:
-    """Remove the last heading of ``out`` when only blank lines follow it."""
+def _level(heading: str) -> int:
+    return len(heading.lstrip(" ")) - len(heading.lstrip(" ").lstrip("#"))
+
+
+def _drop_empty_section(out: list[tuple[str, bool]], next_level: int) -> None:
+    """Remove the last heading of ``out`` when only blank lines follow it and the next heading (of
+    ``next_level``) ends its section rather than opening a subsection."""
     k = len(out)
     while k and not out[k - 1][0].strip() and not out[k - 1][1]:
         k -= 1
-    if k and not out[k - 1][1] and _HEADING.match(out[k - 1][0]):
+    if k and not out[k - 1][1] and _HEADING.match(out[k - 1][0]) and _level(out[k - 1][0]) >= next_level:
         del out[k - 1 :]
 
 

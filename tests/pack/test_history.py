@@ -105,3 +105,7 @@ def test_text_without_a_form_keeps_its_words() -> None:
     assert drop_unanswered(text) == "Title line\n\nSteps:\n# 1. run it\n*No response* is what the server says"
     assert drop_unanswered("") == ""
     assert drop_unanswered("## Only a heading\n\n_No response_\n") == ""
+    # A heading over its subsections is not empty; an empty subsection is.
+    assert drop_unanswered("# Bug\n\n## Steps\n\nrun it\n\n## Logs\n\n# Next\ntext") == (
+        "# Bug\n\n## Steps\n\nrun it\n\n# Next\ntext"
+    )
