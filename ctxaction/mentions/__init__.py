@@ -32,6 +32,7 @@ class Mentions:
     options: list[str] = field(default_factory=list)
     issue_refs: list[int] = field(default_factory=list)
     commit_refs: list[str] = field(default_factory=list)
+    scope: list[str] = field(default_factory=list)  # the component the title names first
 
     @property
     def empty(self) -> bool:
@@ -68,6 +69,7 @@ def extract(title: str, body: str = "", extra: str = "") -> Mentions:
         options=words.options("\n".join(s.text for s in segs)),
         issue_refs=words.issue_refs(raw),
         commit_refs=words.commit_refs(raw),
+        scope=words.title_scope(title),
     )
     for opt in mentions.options:
         name = opt.strip(":-").replace("-", "_")

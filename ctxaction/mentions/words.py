@@ -338,3 +338,29 @@ def keywords(segs: Iterable[Segment]) -> dict[str, float]:
                     continue
                 out[word] = out.get(word, 0.0) + weight
     return out
+
+
+# A title's leading component: "linter: …", "[Fair Sharing] …", "fix(stats): …", "[FEAT] Lambda: …".
+# A Rust attribute (``#[instrument]``) is code, not a label; a lead is one word, not a sentence
+# ("Failed to render: …") nor an identifier ("plan_milestone: …", named as such elsewhere).
+_BRACKETED = re.compile(r"(?<![#\w])\[([^\]\n]{2,30})\]")
+_LEAD_SCOPE = re.compile(r"\s*(?:\[[^\]\n]*\]\s*)*([A-Za-z][A-Za-z0-9.-]{1,25})(?:\(([\w./-]{2,30})\))?!?:\s")
+# An error's name leads many titles ("TypeError: …", "panic: …"): no component.
+_NOT_PART = re.compile(r"(?:error|exception|warning|panic|crash)$")
+# Kinds of issue, not parts of the code.
+_KINDS = _wordset(
+    "bug feat feature fix bugfix question docs doc chore enhancement request rfc proposal help "
+    "improvement regression perf refactor test tests build issue task epic fea infra devex "
+    "discussion idea"
+)
+
+
+def title_scope(title: str) -> list[str]:
+    """The words of the component a title names first, in brackets or before its colon (``linter``
+    of "linter: …", ``stats`` of "fix(stats): …"); kinds of issue (bug, feat …) are no component."""
+    parts = [m.group(1) for m in _BRACKETED.finditer(title[:60])]
+    lead = _LEAD_SCOPE.match(title)
+    if lead:
+        parts += [p for p in lead.groups() if p]
+    words = (w for part in parts for w in re.split(r"[\s/_.-]+", part.lower()))
+    return list(dict.fromkeys(w for w in words if len(w) > 2 and w not in _KINDS and not _NOT_PART.search(w)))

@@ -13,7 +13,7 @@ from typing import Protocol
 
 from ctxaction.mentions import extract
 from ctxaction.model import Candidate, Task
-from ctxaction.rank import callees, neighbours
+from ctxaction.rank import callees, neighbours, scope
 from ctxaction.rank import candidates as found
 from ctxaction.rank.board import Board, Hints
 from ctxaction.rank.evidence import Query
@@ -122,6 +122,7 @@ def rank_files(repo: RepoView, task: Task, profile: RankProfile) -> Ranking:
         tied = neighbours.tied_commits(ctx)
         neighbours.from_history(ctx, mined_history, strong, profile.history_days, phrases, tied)
         neighbours.blame(ctx, blamed.result())
+    scope.title_scope(ctx)  # after every finder: it marks files they found
     query = Query(ctx.keyword_idf, found.qualified_owners(mentions.dotted), mentions.identifiers)
     ranked = _finish(ctx, weights)
     for cand in ranked:

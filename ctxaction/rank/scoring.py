@@ -20,7 +20,8 @@ from ctxaction.rank.weights import file_weights
 # module path resolves to it; keyword_match: BM25 of the keywords; name_match: defines names holding
 # the keywords; symbol_use: uses named identifiers; callee: defines what a named definition calls;
 # import_distance, co_change, test_proximity: neighbours of strong candidates; blame: changed by the
-# commits behind named lines; change_frequency: changed often lately.
+# commits behind named lines; change_frequency: changed often lately; title_scope: a path part is
+# the component the title names ("linter: …").
 DEFAULT_WEIGHTS: dict[str, float] = file_weights()
 # A placement, not evidence: most of the newest commits touch a habit file (a changelog), so it is
 # offered among the best files whatever the task names: its score is raised to ``habit`` × the

@@ -385,3 +385,24 @@ def test_commit_refs_are_hashes_not_numbers_words_or_uuids() -> None:
     assert m.commit_refs == ["0d987211b9", "9aee91cf00ff03f23f89e0353e53be3131ce11a1", "a718a92"]
     many = " ".join(f"{i}abcdef0" for i in range(10))
     assert len(extract("", many).commit_refs) == words.MAX_COMMIT_REFS
+
+
+@pytest.mark.parametrize(
+    ("title", "scope"),
+    [
+        ("linter: `--format=github` output should show the number of files", ["linter"]),
+        ("[Fair Sharing] Incorrect admission ordering", ["fair", "sharing"]),
+        ("fix(stats): phases marked Complete without verification", ["stats"]),
+        ("[FEAT] Lambda: Implement CreateFunctionUrlConfig", ["lambda"]),
+        ("[Bug]: crash on start", []),
+        ("TypeError: cannot read properties of undefined", []),
+        ("Non-member operator== breaks enum serialization", []),
+        ("Setting: a: b", ["setting"]),
+        ("Failed to render: marked() got an object", []),
+        ("gsd_plan_milestone: agent retries", []),
+        ("#[instrument] - async-trait support", []),
+    ],
+)
+def test_the_component_a_title_names_first(title: str, scope: list[str]) -> None:
+    assert words.title_scope(title) == scope
+    assert extract(title, "body text").scope == scope

@@ -501,3 +501,22 @@ def test_a_c_function_whose_name_holds_the_issues_words_is_focused(make_repo: Ma
     first = cands["src/reader.c"].focus[0]
     assert first.start == 2 + 5 * 30 + 1
     assert first.why.startswith("decode_escape_sequence: name matches the issue")
+
+
+def test_the_title_s_component_lifts_the_files_under_it(make_repo: MakeRepo) -> None:
+    """A title's component ("linter: …") marks the candidates under a folder of that name."""
+    repo = make_repo()
+    handler = "def report(diagnostics):\n    # the summary of diagnostics\n    return len(diagnostics)\n"
+    repo.commit(
+        {
+            "crates/linter/src/output.py": handler,
+            "crates/formatter/src/output.py": handler,
+        },
+        "initial",
+    )
+    task = Task(title="linter: the summary of diagnostics is missing", body="No summary is printed.")
+    by = _by_path(collect(open_repo(repo.root), task, Profile()))
+    lint, fmt = by["crates/linter/src/output.py"], by["crates/formatter/src/output.py"]
+    assert lint.signals.get("title_scope") == 1.0 and "title_scope" not in fmt.signals
+    assert lint.score > fmt.score
+    assert any("the part the title names" in r for r in lint.reasons)
