@@ -70,21 +70,26 @@ def file_groups(recs: list[dict[str, Any]], names: Sequence[str]) -> list[Group]
     return out
 
 
-def definition_groups(recs: list[dict[str, Any]], names: Sequence[str]) -> list[Group]:
-    """One group per gold file with a gold definition: its definitions' evidence features
-    (test code inside a source file discounted as the package does)."""
+def definition_matrix(defs: Sequence[dict[str, Any]], names: Sequence[str]) -> np.ndarray:
+    """The dumped definitions' evidence features, one row each (test code inside a source file
+    discounted as the package does)."""
     from ctxaction.rank.evidence import TEST_CODE_FACTOR
 
+    return np.array(
+        [[float(d["features"].get(n, 0.0)) * (TEST_CODE_FACTOR if d["in_test"] else 1.0)
+          for n in names] for d in defs], dtype=float,
+    ).reshape(len(defs), len(names))
+
+
+def definition_groups(recs: list[dict[str, Any]], names: Sequence[str]) -> list[Group]:
+    """One group per gold file with a gold definition: its definitions' evidence features."""
     out = []
     for r in recs:
         for c in r["candidates"]:
             defs = c.get("definitions") or []
             if not any(d["gold"] for d in defs):
                 continue
-            x = np.array(
-                [[float(d["features"].get(n, 0.0)) * (TEST_CODE_FACTOR if d["in_test"] else 1.0)
-                  for n in names] for d in defs], dtype=float,
-            ).reshape(len(defs), len(names))
+            x = definition_matrix(defs, names)
             gold = np.array([d["gold"] for d in defs], dtype=bool)
             out.append(Group(f"{r['instance_id']}:{c['path']}", r["repo"], r.get("split") or "?", x, gold,
                              [f"{d['start']:08d}" for d in defs], int(gold.sum()), True))

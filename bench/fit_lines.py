@@ -32,9 +32,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from fit import SHIPPED, folds
+from fit import SHIPPED, _records, definition_matrix, folds
 
-from ctxaction.rank.evidence import TEST_CODE_FACTOR
 from ctxaction.rank.focus import HEAD_LINES, MAX_BODY_LINES
 
 FACTORS = (0.0, 0.5, 0.75, 1.33, 2.0)
@@ -71,10 +70,7 @@ def gold_files(records: Sequence[dict[str, Any]], names: Sequence[str]) -> list[
                 end = d["end"] if size <= MAX_BODY_LINES else d["start"] + HEAD_LINES - 1
                 costs.append(size if size <= MAX_BODY_LINES else LONG_COST)
                 shows.append(frozenset(line for line in gold if d["start"] <= line <= end))
-            factor = [TEST_CODE_FACTOR if d["in_test"] else 1.0 for d in defs]
-            x = np.array(
-                [[d["features"].get(n, 0.0) * k for n in names] for d, k in zip(defs, factor, strict=True)]
-            )
+            x = definition_matrix(defs, names)
             out.append(GoldFile(rec["repo"].lower(), x, [d["start"] for d in defs], costs, shows, len(gold)))
     return out
 
@@ -126,10 +122,7 @@ def main(argv: list[str] | None = None) -> int:
 
     shipped = json.loads(SHIPPED.read_text(encoding="utf-8"))["definitions"]
     names = sorted(shipped)
-    records = [
-        json.loads(line) for line in a.features.read_text(encoding="utf-8").splitlines() if line.strip()
-    ]
-    files = gold_files([r for r in records if r.get("gold") and not r.get("error")], names)
+    files = gold_files(_records(a.features), names)
     w0 = np.array([shipped[n] for n in names])
     print(f"{len(files)} gold files, {len({f.repo for f in files})} repositories, room {a.lines} lines")
     print(f"shipped weights                 {macro(files, w0, a.lines):.4f}")
