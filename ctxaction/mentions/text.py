@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ctxaction.mentions.frames import in_repo_path
-from ctxaction.text import fences
+from ctxaction.text import fences, headings
 
 SegmentKind = Literal["prose", "inline", "fence"]
 
@@ -26,10 +26,7 @@ _PACKAGE_ROW = re.compile(
 )
 
 
-# A Markdown heading's opening (ATX) and a line that is one bold phrase: prefixes only, the rest
-# is trimmed by string methods (optional closing hashes and spaces as a regex backtrack cubically
-# over a long line of spaces).
-_ATX_OPEN = re.compile(r" {0,3}#{1,6}[ \t]+")
+# A line that is one bold phrase: a prefix only, the rest is checked by string methods.
 _BOLD_LINE = re.compile(r" {0,3}\*\*([^*\n]{2,80})\*\*")
 # Headings of issue-template sections about the reporter's setup or the form itself, not the code.
 _SETUP_HEADING = re.compile(
@@ -43,9 +40,9 @@ _SETUP_HEADING = re.compile(
 
 def _heading(line: str) -> str | None:
     """The heading ``line`` holds, lower-cased and reduced to letters, digits and ``.+ -``."""
-    m = _ATX_OPEN.match(line)
-    if m:
-        text = line[m.end() :].rstrip().rstrip("#")
+    atx = headings.heading(line)
+    if atx is not None:
+        text = atx.text
     else:
         m = _BOLD_LINE.match(line)
         if not m or line[m.end() :].strip() not in ("", ":"):

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 from ctxaction.model import Comment, HistoryEntry
 from ctxaction.repo.files import split_lines
-from ctxaction.text import fences
+from ctxaction.text import fences, headings
 from ctxaction.tokens import Counter
 
 # The newest comments go in whole while they stay within this part of the share.
@@ -25,7 +25,6 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`\"'(\[])|\n+")
 _CODEY = re.compile(r"`[^`]+`|\w+\(\)|\w+\.\w{1,4}\b|\b[a-z]+_[a-z_]+\b|\b[A-Z][a-z]+[A-Z]\w*\b|/\w+")
 # GitHub writes an issue form's unanswered field as its label (a heading) over "_No response_".
 _NO_RESPONSE = re.compile(r"[_*]No response[_*]")
-_HEADING = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
 _SIGNAL = re.compile(
     r"\b(?:error|exception|fail\w*|traceback|crash\w*|expected|actual|instead|because|fix\w*|"
     r"regression|broken|works?|version|reproduc\w*)\b",
@@ -121,15 +120,11 @@ def drop_unanswered(text: str) -> str:
         for line in block.lines:
             if _NO_RESPONSE.fullmatch(line.strip()):
                 continue
-            if _HEADING.match(line):
-                _drop_empty_section(out, _level(line))
+            if (atx := headings.heading(line)) is not None:
+                _drop_empty_section(out, atx.level)
             out.append((line, False))
     _drop_empty_section(out, 1)
     return "\n".join(_squeeze_blanks(out))
-
-
-def _level(heading: str) -> int:
-    return len(heading.lstrip(" ")) - len(heading.lstrip(" ").lstrip("#"))
 
 
 def _drop_empty_section(out: list[tuple[str, bool]], next_level: int) -> None:
@@ -138,7 +133,8 @@ def _drop_empty_section(out: list[tuple[str, bool]], next_level: int) -> None:
     k = len(out)
     while k and not out[k - 1][0].strip() and not out[k - 1][1]:
         k -= 1
-    if k and not out[k - 1][1] and _HEADING.match(out[k - 1][0]) and _level(out[k - 1][0]) >= next_level:
+    last = headings.heading(out[k - 1][0]) if k and not out[k - 1][1] else None
+    if last is not None and last.level >= next_level:
         del out[k - 1 :]
 
 

@@ -20,7 +20,7 @@ from ctxaction.rank.weights import definition_weights
 from ctxaction.repo.kinds import language_of
 from ctxaction.repo.symbols import Definition, definitions
 from ctxaction.repo.symbols_lex import C_FAMILY
-from ctxaction.text import fences
+from ctxaction.text import fences, headings
 
 MAX_BODY_LINES = 160  # a longer definition is focused on its head and the evidence inside
 # The head of such a definition, or of a class above its first member: its signature and opening
@@ -52,7 +52,6 @@ HABIT_WEIGHT = 0.9
 # ... and the end of each part of its newest section, where an entry on another subject goes.
 SECTION_PARTS = 8
 SECTION_WEIGHT = 0.6
-_HEADING = re.compile(r"(#{1,6})\s+\S")
 
 # The lines a commit tied to the task changed ("a regression from 0d987211", "Fix #123" before this
 # one): windows over its biggest runs, as strong as a quoted message's.
@@ -211,8 +210,8 @@ def _section_ends(spans: _Spans, lines: list[str]) -> None:
             fence = "" if fences.closes(line, fence) else fence
         elif fence := fences.opening(line):
             continue
-        elif m := _HEADING.match(line):
-            heads.append((i, len(m.group(1))))
+        elif not line[:1].isspace() and (atx := headings.heading(line)) is not None and atx.text:
+            heads.append((i, atx.level))  # an indented one belongs to a list entry's text
     section = next((k for k in range(len(heads)) if _parts(heads, k)), None)
     if section is None:
         return
