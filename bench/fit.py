@@ -102,7 +102,7 @@ def ranks(g: Group, w: np.ndarray) -> list[int]:
     s = g.x @ w if len(g.ties) else np.zeros(0)
     order = sorted(range(len(g.ties)), key=lambda i: (-round(float(s[i]), 6), g.ties[i]))
     pos = {i: k + 1 for k, i in enumerate(order)}
-    return [pos[i] if not (g.unranked_zero and s[i] <= 0) else 10**6 for i in np.flatnonzero(g.gold)]
+    return [pos[int(i)] if not (g.unranked_zero and s[i] <= 0) else 10**6 for i in np.flatnonzero(g.gold)]
 
 
 def metrics(g: Group, w: np.ndarray, cutoffs: Sequence[int]) -> dict[str, float]:

@@ -100,7 +100,8 @@ def macro(files: Sequence[GoldFile], w: np.ndarray, lines: int) -> float:
 
 def search(files: Sequence[GoldFile], w0: np.ndarray, lines: int) -> np.ndarray:
     """Coordinate ascent from ``w0``: each weight in turn set to its best value on the grid."""
-    w, best = w0.copy(), macro(files, w0, lines)
+    w: np.ndarray = w0.copy()
+    best = macro(files, w0, lines)
     for _ in range(PASSES):
         for i in range(len(w)):
             for value in sorted({w[i] * f for f in FACTORS} | (set(FROM_ZERO) if w[i] == 0 else set())):
