@@ -37,7 +37,8 @@ DEFAULT_HARNESS = HERE.parent.parent / "shared" / "eval"
 
 def _harness(path: Path) -> object:
     sys.path.insert(0, str(path))
-    import swebench  # type: ignore[import-not-found]  # the shared harness (../shared/eval): worktrees and gold lines as it scores them
+    # The shared harness (../shared/eval, found at run time): worktrees and gold lines as it scores them.
+    import swebench  # type: ignore[import-not-found]
 
     return swebench
 
